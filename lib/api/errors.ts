@@ -1,0 +1,53 @@
+// The error model of the API: every error is `{"message": ...}`, a 422 adds `errors: {field: [messages]}`.
+import { z } from "zod";
+
+export type FieldErrors = Record<string, string[]>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: FieldErrors,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+
+  toResponse(): Response {
+    const body = this.errors ? { message: this.message, errors: this.errors } : { message: this.message };
+    return Response.json(body, { status: this.status, headers: this.headers });
+  }
+}
+
+export const badRequest = (message: string) => new ApiError(400, message);
+export const unauthenticated = () => new ApiError(401, "Unauthenticated: send a valid token as 'Authorization: Bearer <token>'.");
+export const forbidden = (message = "You do not have access to this record.") => new ApiError(403, message);
+export const notFound = (what = "Resource") => new ApiError(404, `${what} not found.`);
+
+export function validationFailed(errors: FieldErrors): ApiError {
+  const fields = Object.keys(errors);
+  const first = `${fields[0]}: ${errors[fields[0]][0]}`;
+  const more = fields.length > 1 ? ` (and ${fields.length - 1} more field${fields.length > 2 ? "s" : ""} with errors)` : "";
+  return new ApiError(422, `The given data was invalid. ${first}${more}`, errors);
+}
+
+/** A 422 for one field, for rules that zod cannot see (uniqueness, references to other records). */
+export const invalidField = (field: string, message: string) => validationFailed({ [field]: [message] });
+
+/** zod issues to the `errors` map: one key per offending field, as a dot path (`contact.email`, `tags.0`). */
+export function zodFieldErrors(error: z.ZodError, root = "body"): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const field = issue.path.length ? issue.path.join(".") : root;
+    (errors[field] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+/** The response for anything a handler throws. Unexpected errors are logged and never described to the caller. */
+export function errorResponse(error: unknown): Response {
+  if (error instanceof ApiError) return error.toResponse();
+  if (error instanceof z.ZodError) return validationFailed(zodFieldErrors(error)).toResponse();
+  console.error("Unhandled error in API request", error);
+  return Response.json({ message: "Server error" }, { status: 500 });
+}

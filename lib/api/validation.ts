@@ -1,0 +1,71 @@
+// zod set up once for the API: messages a person understands, and parsing helpers that turn failures into 422s.
+import { z } from "zod";
+import { validationFailed, zodFieldErrors } from "./errors";
+
+const received = (input: unknown) => (input === null ? "null" : Array.isArray(input) ? "an array" : typeof input);
+
+z.config({
+  customError: (issue) => {
+    switch (issue.code) {
+      case "invalid_type":
+        if (issue.input === undefined) return "This field is required.";
+        return `Must be ${article(issue.expected)}, not ${received(issue.input)}.`;
+      case "too_big":
+        if (issue.origin === "string") return `Must be at most ${issue.maximum} characters.`;
+        if (issue.origin === "array") return `Must have at most ${issue.maximum} items.`;
+        return `Must be at most ${issue.maximum}.`;
+      case "too_small":
+        if (issue.origin === "string") return issue.minimum === 1 ? "Must not be empty." : `Must be at least ${issue.minimum} characters.`;
+        if (issue.origin === "array") return `Must have at least ${issue.minimum} items.`;
+        return `Must be at least ${issue.minimum}.`;
+      case "invalid_value":
+        return `Must be one of: ${issue.values.map(String).join(", ")}.`;
+      case "invalid_format":
+        return issue.format === "email" ? "Must be a valid email address." : issue.format === "url" ? "Must be a valid URL." : `Must be a valid ${issue.format}.`;
+      case "not_multiple_of":
+        return `Must be a multiple of ${issue.divisor}.`;
+      default:
+        return undefined;
+    }
+  },
+});
+
+function article(type: string) {
+  if (type === "int") return "a whole number";
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** Parses input with a schema; a failure is a 422 whose `errors` name the offending fields. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationFailed(zodFieldErrors(result.error));
+  return result.data;
+}
+
+/**
+ * Query parameters as an object for zod. `key[]` and repeated `key` become arrays; a key that appears once is a
+ * string, so a schema that wants one value rejects a repeated key instead of picking one silently.
+ */
+export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const rawKey of new Set(params.keys())) {
+    const isArray = rawKey.endsWith("[]");
+    const key = isArray ? rawKey.slice(0, -2) : rawKey;
+    const values = params.getAll(rawKey);
+    const existing = query[key];
+    const merged = existing === undefined ? values : [...[existing].flat(), ...values];
+    query[key] = isArray || merged.length > 1 || existing !== undefined ? merged : merged[0];
+  }
+  return query;
+}
+
+/** A query value that must be a list (`tags[]=1&tags[]=2`, or `tags=1`): one value becomes a list of one. */
+export const queryList = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (typeof v === "string" ? [v] : v), z.array(item).max(1000));
+
+/** A whole number given as query text, e.g. `country_id=826`. */
+export const queryInt = () =>
+  z.string().regex(/^-?\d{1,15}$/, "Must be a whole number.").transform(Number);
+
+export const queryBoolean = () =>
+  z.enum(["true", "false", "1", "0"], { error: "Must be true or false." }).transform((v) => v === "true" || v === "1");

@@ -1,0 +1,90 @@
+// The one place that opens the database. Route handlers never import this: they get a tenant-scoped client
+// from the API wrapper (lib/api), so no query can run outside the caller's tenant.
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import pg from "pg";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { applyMigrations } from "./migrations";
+import { openPGlite, pgliteDataDir } from "./pglite";
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: "postgres" | "pglite";
+  close(): Promise<void>;
+}
+
+// Kept on globalThis so that Next's dev reloads reuse one connection (two PGlite instances must never share a
+// folder); keyed by target so that each test file can point at its own database.
+const open = ((globalThis as { __cjtDatabases?: Map<string, Promise<Database>> }).__cjtDatabases ??= new Map());
+
+export function databaseTarget() {
+  return process.env.DATABASE_URL ? `postgres:${process.env.DATABASE_URL}` : `pglite:${pgliteDataDir()}`;
+}
+
+/** The process's database, opened on first use (the embedded one is migrated, and seeded when empty). */
+export function database(): Promise<Database> {
+  const target = databaseTarget();
+  let db = open.get(target);
+  if (!db) {
+    db = connect().catch((error) => {
+      open.delete(target);
+      throw error;
+    });
+    open.set(target, db);
+  }
+  return db;
+}
+
+export async function prisma(): Promise<PrismaClient> {
+  return (await database()).prisma;
+}
+
+export async function closeDatabase() {
+  const target = databaseTarget();
+  const db = open.get(target);
+  open.delete(target);
+  if (db) await (await db).close();
+}
+
+async function connect(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const adapter = new PrismaPg({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const client = new PrismaClient({ adapter });
+    return { prisma: client, kind: "postgres", close: () => client.$disconnect() };
+  }
+  if (process.env.VERCEL) {
+    throw new Error(
+      "DATABASE_URL is not set. The embedded database keeps its files on one machine's disk, which a serverless " +
+        "host does not keep: set DATABASE_URL to a PostgreSQL database.",
+    );
+  }
+  const pglite = openPGlite();
+  await applyMigrations(pglite);
+  // pglite-prisma-adapter pins an older driver-adapter-utils: the types differ, the runtime protocol does not.
+  const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
+  const db: Database = {
+    prisma: client,
+    kind: "pglite",
+    close: async () => {
+      await client.$disconnect();
+      await pglite.close();
+    },
+  };
+  if (process.env.DEMO_SEED !== "off" && (await client.tenant.count()) === 0) {
+    const { seedDemo, printDemoInstructions } = await import("@/lib/demo/seed");
+    printDemoInstructions(await seedDemo(client));
+  }
+  return db;
+}
+
+/** A single pg connection for maintenance work (migrations) against DATABASE_URL. */
+export async function withPgSession<T>(url: string, work: (session: pg.Client) => Promise<T>): Promise<T> {
+  const session = new pg.Client({ connectionString: url });
+  await session.connect();
+  try {
+    return await work(session);
+  } finally {
+    await session.end();
+  }
+}

@@ -1,0 +1,62 @@
+// Tenant scoping, in one place: every query through a TenantDb is limited to one tenant. Reads and writes get
+// `tenantId` added to their filter, creates get it set, and an update can never move a row to another tenant.
+// Relations between tenant tables are composite foreign keys that include tenant_id, so includes and nested
+// writes cannot cross tenants either. Raw SQL is the one way around this: it must take the tenant explicitly.
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+
+const UNSCOPED_MODELS = new Set(["Country"]); // shared reference data
+
+const FILTERED = new Set([
+  "findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow", "findMany", "count", "aggregate", "groupBy",
+  "update", "updateMany", "updateManyAndReturn", "delete", "deleteMany", "upsert",
+]);
+
+type Args = Record<string, unknown> & { where?: object; data?: unknown; create?: object; update?: object };
+
+export function tenantDb(client: PrismaClient, tenantId: number) {
+  if (!Number.isSafeInteger(tenantId) || tenantId <= 0) {
+    throw new Error("tenantDb needs the caller's tenant id");
+  }
+  return client.$extends({
+    name: "tenant-scope",
+    query: {
+      $allModels: {
+        $allOperations({ model, operation, args, query }) {
+          if (UNSCOPED_MODELS.has(model)) return query(args);
+          return query(scopeArgs(model, operation, args as Args, tenantId) as typeof args);
+        },
+      },
+    },
+  });
+}
+
+export type TenantDb = ReturnType<typeof tenantDb>;
+
+function scopeArgs(model: string, operation: string, args: Args, tenantId: number): Args {
+  const key = model === "Tenant" ? "id" : "tenantId";
+  if (model === "Tenant" && operation.startsWith("create")) throw new Error("A tenant cannot create tenants");
+  const assertOwnTenant = (value: unknown) => {
+    if (value && typeof value === "object" && key in value && (value as Record<string, unknown>)[key] !== tenantId) {
+      throw new Error(`${model}.${key} cannot refer to another tenant`);
+    }
+  };
+  const stamp = (data: unknown) => {
+    assertOwnTenant(data);
+    return model === "Tenant" ? data : { ...(data as object), tenantId };
+  };
+  const scoped: Args = { ...args };
+  if (FILTERED.has(operation)) {
+    assertOwnTenant(args.where);
+    scoped.where = { ...args.where, [key]: tenantId };
+  }
+  if (operation === "create") scoped.data = stamp(args.data);
+  if (operation === "createMany" || operation === "createManyAndReturn") {
+    scoped.data = Array.isArray(args.data) ? args.data.map(stamp) : stamp(args.data);
+  }
+  if (operation === "upsert") {
+    scoped.create = stamp(args.create) as object;
+    if (args.update) stamp(args.update);
+  }
+  if (operation.startsWith("update") && args.data) stamp(args.data);
+  return scoped;
+}

@@ -1,0 +1,8 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // PGlite ships WebAssembly and data files that it loads from its own package folder at run time.
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg"],
+  poweredByHeader: false,
+};
+
+export default nextConfig;

@@ -1,0 +1,21 @@
+// `npm run db:seed`: migrates, then fills an empty database with the demo data and prints how to use it.
+import { closeDatabase, prisma } from "@/lib/db/client";
+import { DEMO_TENANTS, demoSummary, printDemoInstructions, seedDemo } from "@/lib/demo/seed";
+import { migrate } from "./migrate";
+
+process.env.DEMO_SEED = "off"; // this script seeds itself, and says so
+
+try {
+  await migrate();
+  const client = await prisma();
+  if ((await client.tenant.count()) === 0) {
+    printDemoInstructions(await seedDemo(client));
+  } else if (await client.tenant.findFirst({ where: { name: DEMO_TENANTS[0].name } })) {
+    console.log("The demo data is already in place.");
+    printDemoInstructions(demoSummary());
+  } else {
+    console.log("The database already has data that is not the demo's; nothing was seeded.");
+  }
+} finally {
+  await closeDatabase();
+}

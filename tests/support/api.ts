@@ -1,0 +1,54 @@
+// Calls route handlers in-process, as Next would, and reads their answers.
+import { prisma } from "@/lib/db/client";
+import { createApiToken } from "@/lib/tokens";
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+export type RouteModule = Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", Handler>>;
+
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  /** Sent as is, without JSON encoding. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  params?: Record<string, string | string[]>;
+}
+
+export interface ApiResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export async function call<T = any>(route: RouteModule, method: string, path: string, options: CallOptions = {}): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["Content-Type"] ??= "application/json";
+  }
+  const request = new Request(new URL(path, "http://localhost/api/v1/"), { method, headers, body });
+  const handler = route[method as keyof RouteModule];
+  if (!handler) throw new Error(`The route has no ${method} export`);
+  const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+}
+
+const tokens = new Map<string, string>();
+
+/** A fresh token of a demo user (by email, in the tenant that has it; pass the tenant name when ambiguous). */
+export async function tokenFor(email: string): Promise<string> {
+  const cached = tokens.get(email);
+  if (cached) return cached;
+  const client = await prisma();
+  const user = await client.user.findFirstOrThrow({ where: { email } });
+  const { token } = await createApiToken(client, { tenantId: user.tenantId, userId: user.id }, `test ${email}`);
+  tokens.set(email, token);
+  return token;
+}
+
+export async function userByEmail(email: string) {
+  return (await prisma()).user.findFirstOrThrow({ where: { email } });
+}

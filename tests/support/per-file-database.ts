@@ -1,0 +1,38 @@
+// Gives each test file its own database, copied from the template that global setup built.
+import { cp, rm } from "node:fs/promises";
+import { afterAll, beforeAll, inject } from "vitest";
+import { closeDatabase } from "@/lib/db/client";
+import { adminQuery, databaseUrlFor } from "./postgres";
+
+const template = inject("templateDatabase");
+const suffix = `${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+const baseUrl = process.env.DATABASE_URL;
+
+if (baseUrl && !process.env.CJT_BASE_DATABASE_URL) process.env.CJT_BASE_DATABASE_URL = baseUrl;
+const adminUrl = process.env.CJT_BASE_DATABASE_URL;
+const copy = adminUrl ? `${template}_${suffix}` : `${template}-${suffix}`;
+
+beforeAll(async () => {
+  if (adminUrl) {
+    // CREATE DATABASE from a template fails while another copy of it is being made: retry briefly.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await adminQuery(adminUrl, `CREATE DATABASE "${copy}" TEMPLATE "${template}"`);
+        break;
+      } catch (error) {
+        if (attempt >= 20) throw error;
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      }
+    }
+    process.env.DATABASE_URL = databaseUrlFor(adminUrl, copy);
+  } else {
+    await cp(template, copy, { recursive: true });
+    process.env.PGLITE_DATA_DIR = copy;
+  }
+});
+
+afterAll(async () => {
+  await closeDatabase();
+  if (adminUrl) await adminQuery(adminUrl, `DROP DATABASE IF EXISTS "${copy}" WITH (FORCE)`);
+  else await rm(copy, { recursive: true, force: true });
+});
