@@ -1,0 +1,58 @@
+// Rate limiting behind one small interface, used by the API and by sign-in. The in-process limiter counts with
+// the same sliding-window approximation as @upstash/ratelimit: the current fixed window's count plus the previous
+// window's count weighted by how much of it still overlaps the sliding window.
+
+export interface RateLimitResult {
+  success: boolean;
+  limit: number;
+  remaining: number;
+  /** When the current window ends, epoch milliseconds. */
+  reset: number;
+}
+
+export interface RateLimiter {
+  limit(key: string): Promise<RateLimitResult>;
+}
+
+export interface RateLimitRule {
+  /** Names the limiter; keys of different limiters never collide. */
+  prefix: string;
+  limit: number;
+  windowMs: number;
+}
+
+export function createRateLimiter(rule: RateLimitRule): RateLimiter {
+  return new InProcessLimiter(rule);
+}
+
+export class InProcessLimiter implements RateLimiter {
+  private readonly windows = new Map<string, number>();
+
+  constructor(
+    private readonly rule: RateLimitRule,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async limit(key: string): Promise<RateLimitResult> {
+    const { limit, windowMs, prefix } = this.rule;
+    const now = this.now();
+    const current = Math.floor(now / windowMs);
+    const currentKey = `${prefix}:${key}:${current}`;
+    const previousCount = this.windows.get(`${prefix}:${key}:${current - 1}`) ?? 0;
+    const currentCount = this.windows.get(currentKey) ?? 0;
+    const overlap = 1 - (now % windowMs) / windowMs;
+    const used = Math.floor(previousCount * overlap) + currentCount;
+    const reset = (current + 1) * windowMs;
+    if (used >= limit) return { success: false, limit, remaining: 0, reset };
+    this.windows.set(currentKey, currentCount + 1);
+    this.forgetOlderThan(current - 1);
+    return { success: true, limit, remaining: Math.max(0, limit - used - 1), reset };
+  }
+
+  private forgetOlderThan(window: number) {
+    if (this.windows.size < 10_000) return;
+    for (const key of this.windows.keys()) {
+      if (Number(key.slice(key.lastIndexOf(":") + 1)) < window) this.windows.delete(key);
+    }
+  }
+}
