@@ -1,0 +1,36 @@
+// Which records a user may see (decisions.md, "Tenancy, roles, visibility"), as Prisma filters. Lists add the
+// filter and so leave out what is not visible; a direct read of a record outside it is a 403.
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Caller } from "@/lib/api/caller";
+
+type Viewer = Pick<Caller, "user" | "roleName">;
+
+/** Owners and Admins see every client; so do users whose client access is `all`. */
+export function seesAllClients({ user, roleName }: Viewer): boolean {
+  return user.isOwner || roleName === "Owner" || roleName === "Admin" || user.clientAccess === "all";
+}
+
+/** Clients the user may see; undefined when that is all of them. */
+export function visibleClients(viewer: Viewer): Prisma.ClientWhereInput | undefined {
+  if (seesAllClients(viewer)) return undefined;
+  const userId = viewer.user.id;
+  if (viewer.user.clientAccess === "client_groups") {
+    return { groups: { some: { group: { users: { some: { userId } } } } } };
+  }
+  return { OR: [{ accountManagerId: userId }, { jobs: { some: { assignees: { some: { userId } } } } }] };
+}
+
+/** Jobs of visible clients, and jobs the user is assigned to or follows. */
+export function visibleJobs(viewer: Viewer): Prisma.JobWhereInput | undefined {
+  const clients = visibleClients(viewer);
+  if (!clients) return undefined;
+  const userId = viewer.user.id;
+  return { OR: [{ client: clients }, { assignees: { some: { userId } } }, { followers: { some: { userId } } }] };
+}
+
+/** Contacts linked to a visible client; contacts linked to no client only for users who see all clients. */
+export function visibleContacts(viewer: Viewer): Prisma.ContactWhereInput | undefined {
+  const clients = visibleClients(viewer);
+  if (!clients) return undefined;
+  return { clients: { some: { client: clients } } };
+}
