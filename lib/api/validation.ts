@@ -69,3 +69,14 @@ export const queryInt = () =>
 
 export const queryBoolean = () =>
   z.enum(["true", "false", "1", "0"], { error: "Must be true or false." }).transform((v) => v === "true" || v === "1");
+
+/** Text input: trimmed, bounded, and free of NUL characters (PostgreSQL cannot store them). */
+export const text = (max: number) =>
+  z.string().trim().max(max).refine((s) => !s.includes("\u0000"), "Must not contain NUL characters.");
+
+/** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30). */
+export const isoDate = () =>
+  z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Must be a date as YYYY-MM-DD.").refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, "Must be a real calendar date.");

@@ -52,3 +52,22 @@ export async function tokenFor(email: string): Promise<string> {
 export async function userByEmail(email: string) {
   return (await prisma()).user.findFirstOrThrow({ where: { email } });
 }
+
+/** Row counts of the tables a write could touch: equal before and after means nothing changed. */
+export async function tableCounts() {
+  const client = await prisma();
+  const [clients, contacts, links, tags, groups, values, jobs] = await Promise.all([
+    client.client.count(),
+    client.contact.count(),
+    client.clientContact.count(),
+    client.clientTag.count(),
+    client.clientGroupMember.count(),
+    client.customFieldValue.count(),
+    client.job.count(),
+  ]);
+  return { clients, contacts, links, tags, groups, values, jobs };
+}
+
+export async function tenantByName(name: string) {
+  return (await prisma()).tenant.findFirstOrThrow({ where: { name } });
+}

@@ -1,0 +1,60 @@
+// Custom fields: defined per tenant, each shown as a top-level key of the client object (null when unset), and
+// set through `custom_fields: {"<name>": value}` on create and update, validated by the field's type.
+import type { TenantDb } from "@/lib/db/tenant";
+import type { CustomField } from "@/lib/generated/prisma/client";
+import { isoDate, text } from "@/lib/api/validation";
+import type { FieldErrors } from "@/lib/api/errors";
+import { z } from "zod";
+
+export type FieldDefinition = Pick<CustomField, "id" | "name" | "type" | "options">;
+
+export function tenantCustomFields(db: TenantDb): Promise<FieldDefinition[]> {
+  return db.customField.findMany({ select: { id: true, name: true, type: true, options: true }, orderBy: [{ position: "asc" }, { id: "asc" }] });
+}
+
+function valueSchema(field: FieldDefinition): z.ZodType {
+  switch (field.type) {
+    case "text":
+      return text(10_000);
+    case "number":
+      return z.number().finite();
+    case "date":
+      return isoDate();
+    case "boolean":
+      return z.boolean();
+    case "select":
+      return z.enum(field.options as [string, ...string[]]);
+  }
+}
+
+/** Checks the sent values against the tenant's fields: each name must exist and each value fit its type. */
+export function parseCustomValues(
+  sent: Record<string, unknown>,
+  fields: FieldDefinition[],
+): { values: { field: FieldDefinition; value: unknown }[]; errors: FieldErrors } {
+  const byName = new Map(fields.map((f) => [f.name, f]));
+  const values: { field: FieldDefinition; value: unknown }[] = [];
+  const errors: FieldErrors = {};
+  for (const [name, value] of Object.entries(sent)) {
+    const field = byName.get(name);
+    const key = `custom_fields.${name}`;
+    if (!field) {
+      errors[key] = [`There is no custom field named "${name}".`];
+      continue;
+    }
+    if (value === null) {
+      values.push({ field, value: null });
+      continue;
+    }
+    const parsed = valueSchema(field).safeParse(value);
+    if (parsed.success) values.push({ field, value: parsed.data });
+    else errors[key] = parsed.error.issues.map((i) => i.message);
+  }
+  return { values, errors };
+}
+
+/** Every custom field of the tenant as a key, with the client's value or null. */
+export function customFieldKeys(fields: FieldDefinition[], stored: { fieldId: number; value: unknown }[]) {
+  const byField = new Map(stored.map((v) => [v.fieldId, v.value]));
+  return Object.fromEntries(fields.map((f) => [f.name, byField.get(f.id) ?? null]));
+}

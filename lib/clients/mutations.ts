@@ -1,0 +1,127 @@
+// Creating and updating clients. Every write of one request happens in one transaction: on any failure nothing is
+// written. Rules zod cannot see (references to other records, uniqueness) are checked here and are 422s.
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Caller } from "@/lib/api/caller";
+import { validationFailed, type FieldErrors } from "@/lib/api/errors";
+import { requirePermission } from "@/lib/auth/permissions";
+import { withUniqueFields } from "@/lib/db/unique";
+import { parseCustomValues, tenantCustomFields, type FieldDefinition } from "./custom-fields";
+import { findVisibleClient, loadClient } from "./queries";
+import type { CreateClientInput, UpdateClientInput } from "./schemas";
+
+type Tx = Parameters<Parameters<Caller["db"]["$transaction"]>[0]>[0];
+type CustomValue = ReturnType<typeof parseCustomValues>["values"][number];
+
+const UNIQUE_FIELDS = {
+  clients_tenant_id_client_ref_key: ["client_id", "This client_id is already used by another client."],
+  clients_tenant_id_reg_number_key: ["reg_number", "This registration number is already used by another client."],
+  contacts_tenant_id_email_key: ["contact.email", "A contact with this email already exists."],
+} as const;
+
+/** Input keys to columns; only the keys that were sent are written. */
+function clientColumns(input: UpdateClientInput): Prisma.ClientUncheckedUpdateInput {
+  const columns: Prisma.ClientUncheckedUpdateInput = {
+    name: input.name,
+    clientStatus: input.client_status,
+    clientRef: input.client_id,
+    regNumber: input.reg_number,
+    website: input.website,
+    countryId: input.country_id,
+    accountManagerId: input.user_id,
+    state: input.state,
+    city: input.city,
+    streetAddress: input.street_address,
+    postalCode: input.postal_code,
+    yearEnd: input.year_end,
+    isArchived: input.is_archived,
+  };
+  return Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined));
+}
+
+async function missingIds(ids: number[] | undefined, find: (ids: number[]) => Promise<{ id: number }[]>) {
+  if (!ids?.length) return [];
+  const found = new Set((await find(ids)).map((r) => r.id));
+  return [...new Set(ids)].filter((id) => !found.has(id));
+}
+
+/** Checks everything the input refers to, and which values are already taken; throws one 422 with all findings. */
+async function checkInput(caller: Caller, input: UpdateClientInput & Pick<CreateClientInput, "contact">, fields: FieldDefinition[], clientId?: number) {
+  const db = caller.db;
+  const errors: FieldErrors = {};
+  const notSelf = clientId ? { NOT: { id: clientId } } : {};
+  const [groups, tags, countries, users, clientRefTaken, regNumberTaken, emailTaken] = await Promise.all([
+    missingIds(input.client_groups, (ids) => db.clientGroup.findMany({ where: { id: { in: ids } }, select: { id: true } })),
+    missingIds(input.tags, (ids) => db.tag.findMany({ where: { id: { in: ids } }, select: { id: true } })),
+    input.country_id ? db.country.count({ where: { id: input.country_id } }) : 1,
+    input.user_id ? db.user.count({ where: { id: input.user_id, archivedDate: null } }) : 1,
+    input.client_id ? db.client.count({ where: { clientRef: input.client_id, ...notSelf } }) : 0,
+    input.reg_number ? db.client.count({ where: { regNumber: input.reg_number, ...notSelf } }) : 0,
+    input.contact ? db.contact.count({ where: { email: input.contact.email } }) : 0,
+  ]);
+  if (groups.length) errors.client_groups = [`Unknown client group id${groups.length > 1 ? "s" : ""}: ${groups.join(", ")}.`];
+  if (tags.length) errors.tags = [`Unknown tag id${tags.length > 1 ? "s" : ""}: ${tags.join(", ")}.`];
+  if (!countries) errors.country_id = ["Unknown country id."];
+  if (!users) errors.user_id = ["There is no active user with this id in the workspace."];
+  if (clientRefTaken) errors.client_id = [UNIQUE_FIELDS.clients_tenant_id_client_ref_key[1]];
+  if (regNumberTaken) errors.reg_number = [UNIQUE_FIELDS.clients_tenant_id_reg_number_key[1]];
+  if (emailTaken) errors["contact.email"] = [UNIQUE_FIELDS.contacts_tenant_id_email_key[1]];
+  const custom = parseCustomValues(input.custom_fields ?? {}, fields);
+  Object.assign(errors, custom.errors);
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  return custom.values;
+}
+
+/** Replaces the client's groups and tags when they were sent, and writes the sent custom field values. */
+async function writeLinks(tx: Tx, tenantId: number, clientId: number, input: UpdateClientInput, values: CustomValue[]) {
+  if (input.client_groups) {
+    await tx.clientGroupMember.deleteMany({ where: { clientId } });
+    await tx.clientGroupMember.createMany({ data: [...new Set(input.client_groups)].map((groupId) => ({ tenantId, clientId, groupId })) });
+  }
+  if (input.tags) {
+    await tx.clientTag.deleteMany({ where: { clientId } });
+    await tx.clientTag.createMany({ data: [...new Set(input.tags)].map((tagId) => ({ tenantId, clientId, tagId })) });
+  }
+  for (const { field, value } of values) {
+    const key = { tenantId_clientId_fieldId: { tenantId, clientId, fieldId: field.id } };
+    if (value === null) await tx.customFieldValue.deleteMany({ where: { clientId, fieldId: field.id } });
+    else await tx.customFieldValue.upsert({ where: key, create: { tenantId, clientId, fieldId: field.id, value: value as Prisma.InputJsonValue }, update: { value: value as Prisma.InputJsonValue } });
+  }
+}
+
+export async function createClient(caller: Caller, input: CreateClientInput) {
+  requirePermission(caller, "clients.create");
+  const values = await checkInput(caller, input, await tenantCustomFields(caller.db));
+  const tenantId = caller.tenant.id;
+  const id = await withUniqueFields(UNIQUE_FIELDS, () =>
+    caller.db.$transaction(async (tx) => {
+      const data = { ...clientColumns(input), tenantId, name: input.name } as Prisma.ClientUncheckedCreateInput;
+      const client = await tx.client.create({ data, select: { id: true } });
+      await writeLinks(tx, tenantId, client.id, input, values);
+      if (input.contact) {
+        const { firstname, lastname, email, phone_number, title, include_for_client_requests } = input.contact;
+        const contact = await tx.contact.create({
+          data: { tenantId, firstname, lastname, preferredName: firstname, email, phoneNumber: phone_number ?? null },
+          select: { id: true },
+        });
+        await tx.clientContact.create({
+          data: { tenantId, clientId: client.id, contactId: contact.id, isPrimary: true, title: title ?? null, includeForClientRequests: include_for_client_requests ?? false },
+        });
+      }
+      return client.id;
+    }),
+  );
+  return loadClient(caller, id);
+}
+
+export async function updateClient(caller: Caller, uuid: string, input: UpdateClientInput) {
+  requirePermission(caller, "clients.update");
+  const { id } = await findVisibleClient(caller, uuid);
+  const values = await checkInput(caller, input, await tenantCustomFields(caller.db), id);
+  await withUniqueFields(UNIQUE_FIELDS, () =>
+    caller.db.$transaction(async (tx) => {
+      await tx.client.update({ where: { tenantId_id: { tenantId: caller.tenant.id, id } }, data: clientColumns(input) });
+      await writeLinks(tx, caller.tenant.id, id, input, values);
+    }),
+  );
+  return loadClient(caller, id);
+}

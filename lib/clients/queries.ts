@@ -1,0 +1,96 @@
+// Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Caller } from "@/lib/api/caller";
+import { forbidden } from "@/lib/api/errors";
+import { pageOf, paginated } from "@/lib/api/pagination";
+import { missingRecord } from "@/lib/api/records";
+import { visibleClients } from "@/lib/auth/visibility";
+import { escapeLike } from "@/lib/db/like";
+import { tenantCustomFields } from "./custom-fields";
+import type { listClientsQuery, searchClientsQuery } from "./schemas";
+import { clientInclude, serializeClient } from "./serialize";
+import type { z } from "zod";
+
+export const DEFAULT_CLIENT_PAGE_SIZE = 1000;
+const SEARCH_RESULTS = 10;
+
+const contains = (term: string) => ({ contains: escapeLike(term), mode: "insensitive" as const });
+
+export async function listClients(caller: Caller, query: z.output<typeof listClientsQuery>, url: URL) {
+  const filters: Prisma.ClientWhereInput[] = [visibleClients(caller) ?? {}];
+  if (!query.include_archived) filters.push({ isArchived: false });
+  if (query.client_status) filters.push({ clientStatus: query.client_status });
+  if (query.country_id !== undefined) filters.push({ countryId: query.country_id });
+  if (query.tags?.length) filters.push({ tags: { some: { tagId: { in: query.tags } } } });
+  // citext makes this equality case-insensitive, and it can use the (tenant_id, email) index.
+  if (query.contact_email) filters.push({ contacts: { some: { contact: { email: query.contact_email } } } });
+  if (query.search) {
+    const term = contains(query.search);
+    filters.push({
+      OR: [
+        { name: term },
+        { clientRef: term },
+        { regNumber: term },
+        { city: term },
+        { contacts: { some: { contact: { OR: [{ firstname: term }, { lastname: term }, { email: term }] } } } },
+      ],
+    });
+  }
+  const where = { AND: filters };
+  const direction = query.sort_direction ?? "asc";
+  const orderBy: Prisma.ClientOrderByWithRelationInput[] = [
+    query.sort_by === "created_at" ? { createdAt: direction } : { name: direction },
+    { uuid: direction },
+  ];
+  const page = pageOf(query, DEFAULT_CLIENT_PAGE_SIZE);
+  const [total, rows, fields] = await Promise.all([
+    caller.db.client.count({ where }),
+    caller.db.client.findMany({ where, orderBy, skip: page.skip, take: page.take, include: clientInclude(caller) }),
+    tenantCustomFields(caller.db),
+  ]);
+  return paginated(url, page, total, rows.map((row) => serializeClient(row, fields)));
+}
+
+/** Quick search by name for pickers: prefix matches first, then other matches; archived clients left out. */
+export async function searchClients(caller: Caller, { q }: z.output<typeof searchClientsQuery>) {
+  const base: Prisma.ClientWhereInput[] = [visibleClients(caller) ?? {}, { isArchived: false }];
+  const prefix = { name: { startsWith: escapeLike(q), mode: "insensitive" as const } };
+  const select = { id: true, uuid: true, name: true } as const;
+  const orderBy = [{ name: "asc" as const }, { uuid: "asc" as const }];
+  const first = await caller.db.client.findMany({ where: { AND: [...base, prefix] }, select, orderBy, take: SEARCH_RESULTS });
+  const rest =
+    first.length < SEARCH_RESULTS
+      ? await caller.db.client.findMany({
+          where: { AND: [...base, { name: contains(q) }, { NOT: prefix }] },
+          select,
+          orderBy,
+          take: SEARCH_RESULTS - first.length,
+        })
+      : [];
+  return { clients: [...first, ...rest] };
+}
+
+/** The client with this uuid, if the caller may see it: 404 when it exists nowhere, 403 when it is not theirs. */
+export async function findVisibleClient(caller: Caller, uuid: string) {
+  const client = await caller.db.client.findFirst({ where: { uuid }, select: { id: true } });
+  if (!client) throw await missingRecord("client", uuid);
+  const visible = visibleClients(caller);
+  if (visible && (await caller.db.client.count({ where: { AND: [{ id: client.id }, visible] } })) === 0) {
+    throw forbidden("This client is outside the clients you can see.");
+  }
+  return client;
+}
+
+export async function getClient(caller: Caller, uuid: string) {
+  const { id } = await findVisibleClient(caller, uuid);
+  return loadClient(caller, id);
+}
+
+/** The wire shape of a client by id (after a write, or once visibility is settled). */
+export async function loadClient(caller: Caller, id: number) {
+  const [row, fields] = await Promise.all([
+    caller.db.client.findFirstOrThrow({ where: { id }, include: clientInclude(caller) }),
+    tenantCustomFields(caller.db),
+  ]);
+  return serializeClient(row, fields);
+}

@@ -1,0 +1,67 @@
+// Validation of client input: the single source for the handlers and for the OpenAPI document.
+import { z } from "zod";
+import { paginationQuery } from "@/lib/api/pagination";
+import { queryBoolean, queryInt, queryList, text } from "@/lib/api/validation";
+
+export const CLIENT_STATUSES = ["prospect", "active"] as const;
+
+const id = () => z.number().int().min(1).max(2_147_483_647);
+const idList = () => z.array(id()).max(100);
+const optionalText = (max: number) => text(max).nullable().optional();
+
+/** `MM-DD` of a real day of the year; 02-29 is allowed (leap years have it). */
+export const yearEndSchema = z
+  .string()
+  .regex(/^\d{2}-\d{2}$/, "Must be a month and day as MM-DD.")
+  .refine((s) => {
+    const [m, d] = s.split("-").map(Number);
+    return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(2024, m, 0)).getUTCDate();
+  }, "Must be a real day of the year.");
+
+export const nestedContactSchema = z.object({
+  firstname: text(100).min(1),
+  lastname: text(100).min(1),
+  email: text(254).pipe(z.email()),
+  title: optionalText(100),
+  phone_number: optionalText(50),
+  include_for_client_requests: z.boolean().optional(),
+});
+
+const clientFields = {
+  name: text(100).min(1).describe("The client's name"),
+  client_status: z.enum(CLIENT_STATUSES).optional(),
+  client_id: optionalText(100).describe("The firm's own reference; unique in the workspace, ignoring case"),
+  reg_number: optionalText(100).describe("Business registration number; unique in the workspace, ignoring case"),
+  website: text(255).pipe(z.url({ protocol: /^https?$/, error: "Must be a valid http(s) URL." })).nullable().optional(),
+  country_id: id().nullable().optional().describe("Id from the countries reference (ISO 3166 numeric code)"),
+  user_id: id().nullable().optional().describe("Account manager: a user of the workspace"),
+  state: optionalText(100),
+  city: optionalText(100),
+  street_address: optionalText(255),
+  postal_code: optionalText(20),
+  client_groups: idList().optional().describe("Client group ids; replaces the client's groups"),
+  tags: idList().optional().describe("Tag ids; replaces the client's tags"),
+  year_end: yearEndSchema.optional(),
+  custom_fields: z.record(z.string().max(100), z.unknown()).optional().describe("Values of the workspace's custom fields, by name"),
+};
+
+export const createClientSchema = z.object({ ...clientFields, contact: nestedContactSchema.optional() });
+
+export const updateClientSchema = z.object({ ...clientFields, name: clientFields.name.optional(), is_archived: z.boolean().optional() });
+
+export type CreateClientInput = z.output<typeof createClientSchema>;
+export type UpdateClientInput = z.output<typeof updateClientSchema>;
+
+export const listClientsQuery = z.object({
+  search: text(200).optional(),
+  tags: queryList(queryInt()).optional(),
+  country_id: queryInt().optional(),
+  contact_email: text(254).optional(),
+  client_status: z.enum(CLIENT_STATUSES).optional(),
+  include_archived: queryBoolean().optional(),
+  sort_by: z.enum(["name", "created_at"]).optional(),
+  sort_direction: z.enum(["asc", "desc"]).optional(),
+  ...paginationQuery,
+});
+
+export const searchClientsQuery = z.object({ q: text(200).min(1) });

@@ -1,0 +1,72 @@
+// Creating and updating contacts, each request in one transaction.
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Caller } from "@/lib/api/caller";
+import { validationFailed, type FieldErrors } from "@/lib/api/errors";
+import { requirePermission } from "@/lib/auth/permissions";
+import { visibleClients } from "@/lib/auth/visibility";
+import { withUniqueFields } from "@/lib/db/unique";
+import { findVisibleContact, loadContact } from "./queries";
+import type { UpdateContactInput } from "./schemas";
+
+const EMAIL_TAKEN = "A contact with this email already exists.";
+const UNIQUE_FIELDS = { contacts_tenant_id_email_key: ["email", EMAIL_TAKEN] } as const;
+
+/** The client to link, which must be one the caller can see; and whether the email is free. One 422 for both. */
+async function checkInput(caller: Caller, input: UpdateContactInput, contactId?: number) {
+  const errors: FieldErrors = {};
+  const visible = visibleClients(caller);
+  const [client, emailTaken] = await Promise.all([
+    input.client_uuid ? caller.db.client.findFirst({ where: { AND: [{ uuid: input.client_uuid }, visible ?? {}] }, select: { id: true } }) : null,
+    input.email ? caller.db.contact.count({ where: { email: input.email, ...(contactId ? { NOT: { id: contactId } } : {}) } }) : 0,
+  ]);
+  if (input.client_uuid && !client) errors.client_uuid = ["There is no client with this uuid that you can see."];
+  if (emailTaken) errors.email = [EMAIL_TAKEN];
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  return client;
+}
+
+function contactColumns(input: UpdateContactInput): Prisma.ContactUncheckedUpdateInput {
+  const columns: Prisma.ContactUncheckedUpdateInput = {
+    firstname: input.firstname,
+    lastname: input.lastname,
+    preferredName: input.preferred_name,
+    email: input.email,
+    phoneNumber: input.phone_number,
+    portalEnabled: input.portal_enabled,
+  };
+  return Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined));
+}
+
+export async function createContact(caller: Caller, input: UpdateContactInput & { firstname: string; lastname: string; email: string }) {
+  requirePermission(caller, "contacts.create");
+  const client = await checkInput(caller, input);
+  const tenantId = caller.tenant.id;
+  const id = await withUniqueFields(UNIQUE_FIELDS, () =>
+    caller.db.$transaction(async (tx) => {
+      const data = { ...contactColumns(input), tenantId, preferredName: input.preferred_name ?? input.firstname } as Prisma.ContactUncheckedCreateInput;
+      const contact = await tx.contact.create({ data, select: { id: true } });
+      if (client) await tx.clientContact.create({ data: { tenantId, clientId: client.id, contactId: contact.id, title: input.title ?? null } });
+      return contact.id;
+    }),
+  );
+  return loadContact(caller, id);
+}
+
+export async function updateContact(caller: Caller, uuid: string, input: UpdateContactInput) {
+  requirePermission(caller, "contacts.update");
+  const { id } = await findVisibleContact(caller, uuid);
+  const client = await checkInput(caller, input, id);
+  const tenantId = caller.tenant.id;
+  await withUniqueFields(UNIQUE_FIELDS, () =>
+    caller.db.$transaction(async (tx) => {
+      await tx.contact.update({ where: { tenantId_id: { tenantId, id } }, data: contactColumns(input) });
+      if (client) {
+        // Linking again to the same client updates the title of that link.
+        const link = { tenantId_clientId_contactId: { tenantId, clientId: client.id, contactId: id } };
+        const title = input.title === undefined ? {} : { title: input.title };
+        await tx.clientContact.upsert({ where: link, create: { tenantId, clientId: client.id, contactId: id, ...title }, update: title });
+      }
+    }),
+  );
+  return loadContact(caller, id);
+}

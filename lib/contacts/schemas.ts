@@ -1,0 +1,32 @@
+// Validation of contact input: the single source for the handlers and for the OpenAPI document.
+import { z } from "zod";
+import { paginationQuery } from "@/lib/api/pagination";
+import { text } from "@/lib/api/validation";
+
+const contactFields = {
+  firstname: text(100).min(1),
+  lastname: text(100).min(1),
+  email: text(254).pipe(z.email()).describe("Unique among the workspace's contacts, ignoring case"),
+  preferred_name: text(100).min(1).optional().describe("Defaults to firstname"),
+  phone_number: text(50).nullable().optional(),
+  portal_enabled: z.boolean().optional().describe("Default true"),
+  client_uuid: z.uuid({ error: "Must be a client uuid." }).optional().describe("Links the contact to this client"),
+  title: text(100).nullable().optional().describe("The contact's role at the client given by client_uuid"),
+};
+
+export const createContactSchema = z.object(contactFields);
+
+export const updateContactSchema = z.object({
+  ...contactFields,
+  firstname: contactFields.firstname.optional(),
+  lastname: contactFields.lastname.optional(),
+  email: contactFields.email.optional(),
+});
+
+export type UpdateContactInput = z.output<typeof updateContactSchema>;
+
+export const listContactsQuery = z.object({
+  search: text(200).optional().describe("Matches first, last or preferred name"),
+  email: text(254).optional().describe("Exact email, ignoring case"),
+  ...paginationQuery,
+});
