@@ -2,6 +2,7 @@
 // from the API wrapper (lib/api), so no query can run outside the caller's tenant.
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "./migrations";
@@ -10,6 +11,8 @@ import { openPGlite, pgliteDataDir } from "./pglite";
 export interface Database {
   prisma: PrismaClient;
   kind: "postgres" | "pglite";
+  /** The embedded database itself, when that is what runs. */
+  pglite?: PGlite;
   close(): Promise<void>;
 }
 
@@ -66,6 +69,7 @@ async function connect(): Promise<Database> {
   const db: Database = {
     prisma: client,
     kind: "pglite",
+    pglite,
     close: async () => {
       await client.$disconnect();
       await pglite.close();
