@@ -23,3 +23,19 @@ export async function missingRecord(model: UuidModel, uuid: string) {
     model === "client" ? await client.client.count(where) : model === "contact" ? await client.contact.count(where) : await client.job.count(where);
   return elsewhere > 0 ? forbidden() : notFound(LABELS[model]);
 }
+
+/**
+ * Finds a record by uuid within the caller's visibility. `lookup` runs the tenant-scoped query with an extra filter:
+ * first none (does the tenant have it?), then the visibility filter (may this caller see it?).
+ */
+export async function findVisible<W extends object>(
+  model: UuidModel,
+  uuid: string,
+  visible: W | undefined,
+  lookup: (extra: W | Record<string, never>) => Promise<{ id: number } | null>,
+): Promise<{ id: number }> {
+  const record = await lookup({});
+  if (!record) throw await missingRecord(model, uuid);
+  if (visible && !(await lookup(visible))) throw forbidden(`This ${model} is outside the clients you can see.`);
+  return record;
+}

@@ -80,3 +80,8 @@ export const isoDate = () =>
     const d = new Date(`${s}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
   }, "Must be a real calendar date.");
+
+/** The keys that were sent: a partial update writes exactly these (null included, to clear a field). */
+export function withoutUndefined<T extends object>(values: T): T {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as T;
+}

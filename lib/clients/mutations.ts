@@ -4,6 +4,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Caller } from "@/lib/api/caller";
 import { validationFailed, type FieldErrors } from "@/lib/api/errors";
 import { requirePermission } from "@/lib/auth/permissions";
+import { withoutUndefined } from "@/lib/api/validation";
 import { withUniqueFields } from "@/lib/db/unique";
 import { parseCustomValues, tenantCustomFields, type FieldDefinition } from "./custom-fields";
 import { findVisibleClient, loadClient } from "./queries";
@@ -20,7 +21,7 @@ const UNIQUE_FIELDS = {
 
 /** Input keys to columns; only the keys that were sent are written. */
 function clientColumns(input: UpdateClientInput): Prisma.ClientUncheckedUpdateInput {
-  const columns: Prisma.ClientUncheckedUpdateInput = {
+  return withoutUndefined<Prisma.ClientUncheckedUpdateInput>({
     name: input.name,
     clientStatus: input.client_status,
     clientRef: input.client_id,
@@ -34,8 +35,7 @@ function clientColumns(input: UpdateClientInput): Prisma.ClientUncheckedUpdateIn
     postalCode: input.postal_code,
     yearEnd: input.year_end,
     isArchived: input.is_archived,
-  };
-  return Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined));
+  });
 }
 
 async function missingIds(ids: number[] | undefined, find: (ids: number[]) => Promise<{ id: number }[]>) {

@@ -1,9 +1,8 @@
 // Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Caller } from "@/lib/api/caller";
-import { forbidden } from "@/lib/api/errors";
 import { pageOf, paginated } from "@/lib/api/pagination";
-import { missingRecord } from "@/lib/api/records";
+import { findVisible } from "@/lib/api/records";
 import { visibleClients } from "@/lib/auth/visibility";
 import { escapeLike } from "@/lib/db/like";
 import { tenantCustomFields } from "./custom-fields";
@@ -71,14 +70,10 @@ export async function searchClients(caller: Caller, { q }: z.output<typeof searc
 }
 
 /** The client with this uuid, if the caller may see it: 404 when it exists nowhere, 403 when it is not theirs. */
-export async function findVisibleClient(caller: Caller, uuid: string) {
-  const client = await caller.db.client.findFirst({ where: { uuid }, select: { id: true } });
-  if (!client) throw await missingRecord("client", uuid);
-  const visible = visibleClients(caller);
-  if (visible && (await caller.db.client.count({ where: { AND: [{ id: client.id }, visible] } })) === 0) {
-    throw forbidden("This client is outside the clients you can see.");
-  }
-  return client;
+export function findVisibleClient(caller: Caller, uuid: string) {
+  return findVisible("client", uuid, visibleClients(caller), (extra) =>
+    caller.db.client.findFirst({ where: { AND: [{ uuid }, extra] }, select: { id: true } }),
+  );
 }
 
 export async function getClient(caller: Caller, uuid: string) {

@@ -3,6 +3,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Caller } from "@/lib/api/caller";
 import { validationFailed, type FieldErrors } from "@/lib/api/errors";
 import { requirePermission } from "@/lib/auth/permissions";
+import { withoutUndefined } from "@/lib/api/validation";
 import { visibleClients } from "@/lib/auth/visibility";
 import { withUniqueFields } from "@/lib/db/unique";
 import { findVisibleContact, loadContact } from "./queries";
@@ -26,15 +27,14 @@ async function checkInput(caller: Caller, input: UpdateContactInput, contactId?:
 }
 
 function contactColumns(input: UpdateContactInput): Prisma.ContactUncheckedUpdateInput {
-  const columns: Prisma.ContactUncheckedUpdateInput = {
+  return withoutUndefined<Prisma.ContactUncheckedUpdateInput>({
     firstname: input.firstname,
     lastname: input.lastname,
     preferredName: input.preferred_name,
     email: input.email,
     phoneNumber: input.phone_number,
     portalEnabled: input.portal_enabled,
-  };
-  return Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined));
+  });
 }
 
 export async function createContact(caller: Caller, input: UpdateContactInput & { firstname: string; lastname: string; email: string }) {

@@ -2,9 +2,8 @@
 import type { z } from "zod";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Caller } from "@/lib/api/caller";
-import { forbidden } from "@/lib/api/errors";
 import { pageOf, paginated } from "@/lib/api/pagination";
-import { missingRecord } from "@/lib/api/records";
+import { findVisible } from "@/lib/api/records";
 import { visibleContacts } from "@/lib/auth/visibility";
 import { escapeLike } from "@/lib/db/like";
 import type { listContactsQuery } from "./schemas";
@@ -37,14 +36,10 @@ export async function listContacts(caller: Caller, query: z.output<typeof listCo
 }
 
 /** The contact with this uuid, if the caller may see it: 404 when it exists nowhere, 403 when it is not theirs. */
-export async function findVisibleContact(caller: Caller, uuid: string) {
-  const contact = await caller.db.contact.findFirst({ where: { uuid }, select: { id: true } });
-  if (!contact) throw await missingRecord("contact", uuid);
-  const visible = visibleContacts(caller);
-  if (visible && (await caller.db.contact.count({ where: { AND: [{ id: contact.id }, visible] } })) === 0) {
-    throw forbidden("This contact is outside the clients you can see.");
-  }
-  return contact;
+export function findVisibleContact(caller: Caller, uuid: string) {
+  return findVisible("contact", uuid, visibleContacts(caller), (extra) =>
+    caller.db.contact.findFirst({ where: { AND: [{ uuid }, extra] }, select: { id: true } }),
+  );
 }
 
 export async function loadContact(caller: Caller, id: number) {
