@@ -42,3 +42,20 @@ export function paginated<T>(url: URL, page: Page, total: number, data: T[]) {
     meta: { current_page: page.page, last_page: lastPage, per_page: page.perPage, total },
   };
 }
+
+/** The envelope's schema around a list item schema, registered as a component named `id`. */
+export function paginatedSchema(item: z.ZodType, id: string) {
+  const link = z.url();
+  return z
+    .object({
+      data: z.array(item),
+      links: z.object({ first: link, last: link, prev: link.nullable(), next: link.nullable() }),
+      meta: z.object({
+        current_page: z.number().int().min(1),
+        last_page: z.number().int().min(1),
+        per_page: z.number().int().min(1).max(MAX_PAGE_SIZE),
+        total: z.number().int().min(0).describe("Number of matching records"),
+      }),
+    })
+    .meta({ id });
+}

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { paginationQuery } from "@/lib/api/pagination";
 import { queryBoolean, queryInt, queryList, text } from "@/lib/api/validation";
+import { contactObject } from "@/lib/contacts/schemas";
 
 export const CLIENT_STATUSES = ["prospect", "active"] as const;
 
@@ -65,3 +66,30 @@ export const listClientsQuery = z.object({
 });
 
 export const searchClientsQuery = z.object({ q: text(200).min(1) });
+
+/** A client as the API answers it. Each custom field of the workspace is one more top-level key. */
+export const clientObject = z
+  .object({
+    uuid: z.uuid(),
+    name: z.string(),
+    client_id: z.string().nullable().describe("The firm's own reference"),
+    reg_number: z.string().nullable(),
+    website: z.string().nullable(),
+    country: z.string().nullable().describe("Country name"),
+    state: z.string().nullable(),
+    city: z.string().nullable(),
+    street_address: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    year_end: z.string().regex(/^\d{2}-\d{2}$/).describe("Financial year end, MM-DD"),
+    year_end_text: z.string().describe("e.g. 31 December"),
+    is_archived: z.boolean(),
+    client_status: z.enum(CLIENT_STATUSES),
+    created_at: z.iso.datetime(),
+    contacts: z.array(contactObject),
+  })
+  .catchall(z.unknown().describe("A custom field of the workspace, null when unset"))
+  .meta({ id: "Client" });
+
+export const clientSearchResults = z
+  .object({ clients: z.array(z.object({ id: z.number().int(), uuid: z.uuid(), name: z.string() })).max(10) })
+  .meta({ id: "ClientSearchResults" });

@@ -3,6 +3,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Caller } from "@/lib/api/caller";
 import { contactInclude, serializeContact } from "@/lib/contacts/serialize";
 import { customFieldKeys, type FieldDefinition } from "./custom-fields";
+import type { z } from "zod";
+import type { clientObject } from "./schemas";
 
 export function clientInclude(caller: Caller) {
   return {
@@ -25,7 +27,7 @@ export function yearEndText(yearEnd: string): string {
   return `${day} ${MONTHS[month - 1]}`;
 }
 
-export function serializeClient(client: ClientRow, fields: FieldDefinition[]) {
+export function serializeClient(client: ClientRow, fields: FieldDefinition[]): z.output<typeof clientObject> {
   return {
     // Custom fields first: built-in keys must win should a name ever collide.
     ...customFieldKeys(fields, client.customValues),

@@ -30,3 +30,17 @@ export const listContactsQuery = z.object({
   email: text(254).optional().describe("Exact email, ignoring case"),
   ...paginationQuery,
 });
+
+/** A contact as the API answers it. */
+export const contactObject = z
+  .object({
+    uuid: z.uuid(),
+    firstname: z.string(),
+    lastname: z.string(),
+    preferred_name: z.string(),
+    email: z.string(),
+    phone_number: z.string().nullable(),
+    portal_enabled: z.boolean(),
+    clients: z.array(z.object({ uuid: z.uuid(), name: z.string() })).describe("Clients the contact is linked to (those the caller can see)"),
+  })
+  .meta({ id: "Contact" });

@@ -2,6 +2,8 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Caller } from "@/lib/api/caller";
 import { visibleClients } from "@/lib/auth/visibility";
+import type { z } from "zod";
+import type { contactObject } from "./schemas";
 
 /** What a contact needs loaded to be serialized: its links to the clients the caller may see. */
 export function contactInclude(caller: Caller) {
@@ -17,7 +19,7 @@ export function contactInclude(caller: Caller) {
 
 export type ContactRow = Prisma.ContactGetPayload<{ include: ReturnType<typeof contactInclude> }>;
 
-export function serializeContact(contact: ContactRow) {
+export function serializeContact(contact: ContactRow): z.output<typeof contactObject> {
   return {
     uuid: contact.uuid,
     firstname: contact.firstname,

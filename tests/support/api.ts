@@ -1,6 +1,7 @@
 // Calls route handlers in-process, as Next would, and reads their answers.
 import { prisma } from "@/lib/db/client";
 import { createApiToken } from "@/lib/tokens";
+import { assertMatchesContract } from "./contract";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 export type RouteModule = Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", Handler>>;
@@ -33,7 +34,9 @@ export async function call<T = any>(route: RouteModule, method: string, path: st
   if (!handler) throw new Error(`The route has no ${method} export`);
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+  const result = { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+  assertMatchesContract(method, new URL(request.url).pathname, result.status, result.body);
+  return result;
 }
 
 const tokens = new Map<string, string>();

@@ -1,0 +1,126 @@
+// Every operation of the API, described once, from the same zod schemas the handlers validate with and the
+// serializers answer in. lib/openapi/document.ts turns this list into the OpenAPI document; a test checks that
+// every route file under app/api/v1 appears here.
+import { z } from "zod";
+import { paginatedSchema } from "@/lib/api/pagination";
+import { clientObject, clientSearchResults, createClientSchema, listClientsQuery, searchClientsQuery, updateClientSchema } from "@/lib/clients/schemas";
+import { contactObject, createContactSchema, listContactsQuery, updateContactSchema } from "@/lib/contacts/schemas";
+import { profileObject } from "@/lib/users/schemas";
+
+export interface Operation {
+  method: "get" | "post" | "put";
+  /** OpenAPI path template under /api/v1, e.g. `/clients/{uuid}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** Path parameters and their schemas. */
+  params?: Record<string, z.ZodType>;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  response: { status: 200 | 201; schema: z.ZodType; description: string };
+  /** Error statuses this operation can answer with, beyond the ones every operation can (401, 406, 429). */
+  errors: (400 | 403 | 404 | 413 | 415 | 422)[];
+}
+
+const uuidParam = z.uuid().describe("The record's uuid");
+const BODY_ERRORS = [400, 413, 415, 422] as const;
+
+export const operations: Operation[] = [
+  {
+    method: "get",
+    path: "/me",
+    tag: "Users",
+    summary: "The authenticated user's profile",
+    response: { status: 200, schema: profileObject, description: "The profile of the token's user" },
+    errors: [],
+  },
+  {
+    method: "get",
+    path: "/clients",
+    tag: "Clients",
+    summary: "List clients",
+    description: "Archived clients are left out unless include_archived=true. Restricted users see only their clients.",
+    query: listClientsQuery,
+    response: { status: 200, schema: paginatedSchema(clientObject, "ClientPage"), description: "A page of clients" },
+    errors: [422],
+  },
+  {
+    method: "post",
+    path: "/clients",
+    tag: "Clients",
+    summary: "Create a client",
+    description: "With `contact`, also creates that contact and links it as the primary contact, in one transaction.",
+    body: createClientSchema,
+    response: { status: 201, schema: clientObject, description: "The created client" },
+    errors: [403, ...BODY_ERRORS],
+  },
+  {
+    method: "get",
+    path: "/clients/search",
+    tag: "Clients",
+    summary: "Quick search of clients by name",
+    description: "At most 10 results, names that start with q first; archived clients are left out.",
+    query: searchClientsQuery,
+    response: { status: 200, schema: clientSearchResults, description: "Matching clients" },
+    errors: [422],
+  },
+  {
+    method: "get",
+    path: "/clients/{uuid}",
+    tag: "Clients",
+    summary: "Get a client",
+    params: { uuid: uuidParam },
+    response: { status: 200, schema: clientObject, description: "The client" },
+    errors: [403, 404],
+  },
+  {
+    method: "put",
+    path: "/clients/{uuid}",
+    tag: "Clients",
+    summary: "Update a client",
+    description: "Only the fields sent change; null clears an optional field. `tags` and `client_groups` replace the sets.",
+    params: { uuid: uuidParam },
+    body: updateClientSchema,
+    response: { status: 200, schema: clientObject, description: "The updated client" },
+    errors: [403, 404, ...BODY_ERRORS],
+  },
+  {
+    method: "get",
+    path: "/contacts",
+    tag: "Contacts",
+    summary: "List contacts",
+    query: listContactsQuery,
+    response: { status: 200, schema: paginatedSchema(contactObject, "ContactPage"), description: "A page of contacts" },
+    errors: [422],
+  },
+  {
+    method: "post",
+    path: "/contacts",
+    tag: "Contacts",
+    summary: "Create a contact",
+    body: createContactSchema,
+    response: { status: 201, schema: contactObject, description: "The created contact" },
+    errors: [403, ...BODY_ERRORS],
+  },
+  {
+    method: "get",
+    path: "/contacts/{uuid}",
+    tag: "Contacts",
+    summary: "Get a contact",
+    params: { uuid: uuidParam },
+    response: { status: 200, schema: contactObject, description: "The contact" },
+    errors: [403, 404],
+  },
+  {
+    method: "put",
+    path: "/contacts/{uuid}",
+    tag: "Contacts",
+    summary: "Update a contact",
+    description: "Only the fields sent change. With client_uuid, links the contact to that client (title sets the link's title).",
+    params: { uuid: uuidParam },
+    body: updateContactSchema,
+    response: { status: 200, schema: contactObject, description: "The updated contact" },
+    errors: [403, 404, ...BODY_ERRORS],
+  },
+];

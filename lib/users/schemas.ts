@@ -1,0 +1,14 @@
+import { z } from "zod";
+
+/** GET /me: the authenticated user's profile. */
+export const profileObject = z
+  .object({
+    id: z.number().int(),
+    firstname: z.string(),
+    lastname: z.string(),
+    email: z.string(),
+    fullname: z.string(),
+    timezone: z.string().describe("IANA time zone name"),
+    active: z.boolean(),
+  })
+  .meta({ id: "Profile" });
