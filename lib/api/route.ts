@@ -79,17 +79,21 @@ async function handle(request: Request, context: NextContext, answer: Answer, ra
   return response;
 }
 
-const refuseWith = (error: ApiError): Answer => async () => {
-  throw error;
-};
+function refuseWith(error: ApiError): Answer {
+  return async () => {
+    throw error;
+  };
+}
 
-const answerWith = (handler: ApiHandler<unknown>): Answer => async (request, context, caller) => {
-  const body = request.method === "POST" || request.method === "PUT" || request.method === "PATCH" ? await readJsonObject(request) : undefined;
-  const result = await handler({ request, url: new URL(request.url), params: await context.params, caller, body });
-  if (result instanceof Response) return result;
-  if (result instanceof JsonResponse) return Response.json(result.body, { status: result.status });
-  return Response.json(result);
-};
+function answerWith(handler: ApiHandler<unknown>): Answer {
+  return async (request, context, caller) => {
+    const body = request.method === "POST" || request.method === "PUT" || request.method === "PATCH" ? await readJsonObject(request) : undefined;
+    const result = await handler({ request, url: new URL(request.url), params: await context.params, caller, body });
+    if (result instanceof Response) return result;
+    if (result instanceof JsonResponse) return Response.json(result.body, { status: result.status });
+    return Response.json(result);
+  };
+}
 
 function assertAcceptsJson(request: Request) {
   const accept = request.headers.get("accept");

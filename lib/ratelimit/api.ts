@@ -81,7 +81,7 @@ export async function admitApiRequest(
  * appends to the header instead, the first entry is the client's own claim, and a client that forges it escapes
  * this per-address limit (not the per-token ones): configure such a proxy to overwrite the header.
  */
-export function clientAddress(request: Request): string {
+function clientAddress(request: Request): string {
   const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0].trim();
   // No address is longer than 45 characters; a longer value is not one and should not become a long Redis key.
   return (forwarded || request.headers.get("x-real-ip")?.trim() || "unknown").slice(0, 64);
