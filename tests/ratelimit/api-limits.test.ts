@@ -95,6 +95,26 @@ describe.each(backends)("API rate limits, $name", (backend) => {
     expectRefused(await call(second.me, "GET", "me", { token }), 3, 60);
   });
 
+  it.runIf(backend.shared)("names tokens and users in Redis by id, never by their secret", async () => {
+    const settings = limits({ RATE_LIMIT_USER_PER_HOUR: "10" });
+    const app = await startAppInstance(settings);
+    const token = await newToken("viewer@acme.test");
+    expect((await call(app.me, "GET", "me", { token })).status).toBe(200);
+
+    const res = await fetch(emulator.url, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${emulator.token}` },
+      body: JSON.stringify(["KEYS", `${settings.RATE_LIMIT_KEY_PREFIX}:*`]),
+    });
+    const { result: keys } = (await res.json()) as { result: string[] };
+    // prefix:limiter:tenant id:token or user id:window
+    expect(keys.sort()).toEqual([
+      expect.stringMatching(new RegExp(`^${settings.RATE_LIMIT_KEY_PREFIX}:api:token:\\d+:\\d+:\\d+$`)),
+      expect.stringMatching(new RegExp(`^${settings.RATE_LIMIT_KEY_PREFIX}:api:user-hour:\\d+:\\d+:\\d+$`)),
+    ]);
+    for (const key of keys) expect(key).not.toContain(token.slice(4));
+  });
+
   it("gives a named endpoint its lower limit, without using up the rest of the API", async () => {
     const app = await startAppInstance(limits({ RATE_LIMIT_PER_MINUTE: "10", RATE_LIMIT_SEARCH_PER_MINUTE: "2" }));
     const token = await newToken("standard@acme.test");
