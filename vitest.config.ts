@@ -12,6 +12,16 @@ export default defineConfig({
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    env: { DEMO_SEED: "off", NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      DEMO_SEED: "off",
+      NEXT_TELEMETRY_DISABLED: "1",
+      // In-process limits too high for any test to reach, whatever the shell exports; the rate-limit tests set their own.
+      UPSTASH_REDIS_REST_URL: "",
+      UPSTASH_REDIS_REST_TOKEN: "",
+      RATE_LIMIT_PER_MINUTE: "1000000",
+      RATE_LIMIT_SEARCH_PER_MINUTE: "1000000",
+      RATE_LIMIT_USER_PER_HOUR: "0",
+      RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: "1000000",
+    },
   },
 });

@@ -1,7 +1,8 @@
-// The API wrapper every route file uses. It owns what each endpoint would otherwise repeat: content negotiation,
-// token authentication, the tenant-scoped caller, JSON body parsing, error mapping, and the answers for methods a
-// path does not have. A route file only parses its input, calls a service and serializes.
+// The API wrapper every route file uses. It owns what each endpoint would otherwise repeat: token authentication
+// within the rate limits, content negotiation, the tenant-scoped caller, JSON body parsing, error mapping, and the
+// answers for methods a path does not have. A route file only parses its input, calls a service and serializes.
 import { prisma } from "@/lib/db/client";
+import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
 import { authenticate, bearerToken, type Caller } from "./caller";
 import { ApiError, badRequest, errorResponse, notFound } from "./errors";
 import "./validation";
@@ -22,7 +23,15 @@ export interface ApiRequest<P> {
 }
 
 export type ApiHandler<P> = (input: ApiRequest<P>) => Promise<unknown>;
-type NextHandler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type NextContext = { params: Promise<Record<string, string | string[]>> };
+type NextHandler = (request: Request, context: NextContext) => Promise<Response>;
+/** What an admitted request gets: its handler's answer, or an error for a path or method that has none. */
+type Answer = (request: Request, context: NextContext, caller: Caller) => Promise<Response>;
+
+export interface RouteOptions {
+  /** A lower per-token rate limit for this path, on top of the API-wide one (lib/ratelimit/api.ts). */
+  rateLimit?: EndpointRateLimit;
+}
 
 /** A JSON answer with another status than 200 (e.g. 201 for creates). */
 export class JsonResponse {
@@ -36,42 +45,54 @@ export const created = (body: unknown) => new JsonResponse(201, body);
  */
 export function apiRoute<P = Record<string, never>>(
   handlers: Partial<Record<Method, ApiHandler<P>>>,
+  { rateLimit }: RouteOptions = {},
 ): Record<Method | "OPTIONS", NextHandler> {
   const allow = [...METHODS.filter((m) => handlers[m]), "OPTIONS"].join(", ");
+  const methodNotAllowed = refuseWith(new ApiError(405, `Method not allowed. This path accepts: ${allow}.`, undefined, { Allow: allow }));
   const entries = METHODS.map((method): [Method, NextHandler] => {
     const handler = handlers[method];
-    if (!handler) return [method, async () => methodNotAllowed(allow)];
-    return [method, (request, context) => handle(request, context, handler as ApiHandler<unknown>)];
+    const answer = handler ? answerWith(handler as ApiHandler<unknown>) : methodNotAllowed;
+    return [method, (request, context) => handle(request, context, answer, rateLimit)];
   });
   const options: NextHandler = async () => new Response(null, { status: 204, headers: { Allow: allow } });
   return { ...(Object.fromEntries(entries) as Record<Method, NextHandler>), OPTIONS: options };
 }
 
-/** The answer for any path under /api/v1 that names no endpoint. */
+/** The answer for any path under /api/v1 that names no endpoint (after authentication, like every path). */
 export const unknownPath = Object.fromEntries(
-  METHODS.map((m): [Method, NextHandler] => [m, async () => notFound("Endpoint").toResponse()]),
+  METHODS.map((m): [Method, NextHandler] => [m, (request, context) => handle(request, context, refuseWith(notFound("Endpoint")))]),
 ) as Record<Method, NextHandler>;
 
-function methodNotAllowed(allow: string) {
-  return new ApiError(405, `Method not allowed. This path accepts: ${allow}.`, undefined, { Allow: allow }).toResponse();
+/** Every answer, error or not, carries the caller's rate-limit headers. */
+async function handle(request: Request, context: NextContext, answer: Answer, rateLimit?: EndpointRateLimit): Promise<Response> {
+  let rateLimitHeaders: Record<string, string> = {};
+  let response: Response;
+  try {
+    const admission = await admitApiRequest(request, rateLimit, async () => authenticate(await prisma(), bearerToken(request)));
+    rateLimitHeaders = admission.headers;
+    assertAcceptsJson(request);
+    response = await answer(request, context, admission.caller);
+  } catch (error) {
+    response = errorResponse(error);
+  }
+  for (const [name, value] of Object.entries(rateLimitHeaders)) response.headers.set(name, value);
+  return response;
 }
 
-async function handle(
-  request: Request,
-  context: { params: Promise<Record<string, string | string[]>> },
-  handler: ApiHandler<unknown>,
-): Promise<Response> {
-  try {
-    assertAcceptsJson(request);
-    const caller = await authenticate(await prisma(), bearerToken(request));
+function refuseWith(error: ApiError): Answer {
+  return async () => {
+    throw error;
+  };
+}
+
+function answerWith(handler: ApiHandler<unknown>): Answer {
+  return async (request, context, caller) => {
     const body = request.method === "POST" || request.method === "PUT" || request.method === "PATCH" ? await readJsonObject(request) : undefined;
     const result = await handler({ request, url: new URL(request.url), params: await context.params, caller, body });
     if (result instanceof Response) return result;
     if (result instanceof JsonResponse) return Response.json(result.body, { status: result.status });
     return Response.json(result);
-  } catch (error) {
-    return errorResponse(error);
-  }
+  };
 }
 
 function assertAcceptsJson(request: Request) {

@@ -1,6 +1,9 @@
-// Rate limiting behind one small interface, used by the API and by sign-in. The in-process limiter counts with
-// the same sliding-window approximation as @upstash/ratelimit: the current fixed window's count plus the previous
-// window's count weighted by how much of it still overlaps the sliding window.
+// Rate limiting behind one small interface, used by the API and by sign-in. With UPSTASH_REDIS_REST_URL and
+// UPSTASH_REDIS_REST_TOKEN set, limits are counted in Redis and shared by all instances (./upstash.ts); otherwise in
+// process. The in-process limiter counts with the same sliding-window approximation as @upstash/ratelimit: the
+// current fixed window's count plus the previous window's count weighted by how much of it still overlaps the
+// sliding window.
+import { UpstashLimiter, upstashFromEnv } from "./upstash";
 
 export interface RateLimitResult {
   success: boolean;
@@ -21,8 +24,11 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
+/** The limiter for a rule, on the backend the environment names. */
 export function createRateLimiter(rule: RateLimitRule): RateLimiter {
-  return new InProcessLimiter(rule);
+  const upstash = upstashFromEnv();
+  // Every Redis key starts with RATE_LIMIT_KEY_PREFIX, so that deployments (or test runs) can share one Redis.
+  return upstash ? new UpstashLimiter(rule, upstash, process.env.RATE_LIMIT_KEY_PREFIX || "cjt:ratelimit") : new InProcessLimiter(rule);
 }
 
 export class InProcessLimiter implements RateLimiter {

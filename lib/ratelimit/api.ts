@@ -1,0 +1,133 @@
+// The API's rate limits, each set by an environment variable (0 turns it off; README and .env.example list them):
+// - per token across the whole API: RATE_LIMIT_PER_MINUTE, default 300;
+// - per token on endpoints that name a lower limit, `apiRoute(handlers, { rateLimit: "search" })`: ENDPOINT_LIMITS;
+// - per user across all their tokens: RATE_LIMIT_USER_PER_HOUR, off by default;
+// - per client address for requests without a valid token: RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE, default 60.
+// Limiters are built when this module loads, so each app instance reads the environment once.
+import type { Caller } from "@/lib/api/caller";
+import { ApiError } from "@/lib/api/errors";
+import { createRateLimiter, type RateLimiter, type RateLimitResult } from "./index";
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** Endpoints with a lower per-token limit of their own, on top of the API-wide one: setting and default per minute. */
+const ENDPOINT_LIMITS = {
+  search: { setting: "RATE_LIMIT_SEARCH_PER_MINUTE", perMinute: 60 },
+} as const;
+export type EndpointRateLimit = keyof typeof ENDPOINT_LIMITS;
+
+const perToken = limiter("api:token", "RATE_LIMIT_PER_MINUTE", 300, MINUTE_MS);
+const perEndpoint = Object.fromEntries(
+  Object.entries(ENDPOINT_LIMITS).map(([name, { setting, perMinute }]) => [name, limiter(`api:${name}`, setting, perMinute, MINUTE_MS)]),
+) as Record<EndpointRateLimit, RateLimiter | undefined>;
+const perUserHourly = limiter("api:user-hour", "RATE_LIMIT_USER_PER_HOUR", 0, HOUR_MS);
+const perAddressUnauthenticated = limiter("api:unauthenticated", "RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE", 60, MINUTE_MS);
+
+/**
+ * Addresses refused for bad tokens, with the refusal, until its window resets. Their requests are refused before the
+ * token lookup, so a flood of bad tokens costs no database queries; valid tokens sent from such an address wait too.
+ * Kept per instance: each learns an address from its own first refusal.
+ */
+const refusedAddresses = new Map<string, RateLimitResult>();
+const MAX_REFUSED_ADDRESSES = 10_000;
+
+export interface Admission {
+  caller: Caller;
+  /** The X-RateLimit-* headers for the answer. */
+  headers: Record<string, string>;
+}
+
+/**
+ * Authenticates a request within the rate limits: the caller and the headers for its answer, or throws the 401 or
+ * 429 to send, carrying those headers.
+ */
+export async function admitApiRequest(
+  request: Request,
+  endpoint: EndpointRateLimit | undefined,
+  authenticate: () => Promise<Caller>,
+): Promise<Admission> {
+  const address = clientAddress(request);
+  const refusal = refusalOf(address);
+  if (refusal) throw tooManyRequests(refusal);
+
+  let caller: Caller;
+  try {
+    caller = await authenticate();
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 401) || !perAddressUnauthenticated) throw error;
+    const result = await perAddressUnauthenticated.limit(address);
+    if (result.success) throw new ApiError(401, error.message, undefined, rateLimitHeaders(result));
+    rememberRefusal(address, result);
+    throw tooManyRequests(result);
+  }
+
+  const tokenKey = `${caller.tenant.id}:${caller.tokenId}`;
+  const checks: [RateLimiter | undefined, string][] = [
+    [perToken, tokenKey],
+    [endpoint && perEndpoint[endpoint], tokenKey],
+    [perUserHourly, `${caller.tenant.id}:${caller.user.id}`],
+  ];
+  const results = await Promise.all(checks.flatMap(([limiter, key]) => (limiter ? [limiter.limit(key)] : [])));
+  if (!results.length) return { caller, headers: {} };
+  const binding = bindingResult(results);
+  if (!binding.success) throw tooManyRequests(binding);
+  return { caller, headers: rateLimitHeaders(binding) };
+}
+
+/**
+ * The client's address. The first X-Forwarded-For entry is the client as the proxy in front of the app saw it:
+ * Vercel and similar hosts set that header themselves, replacing whatever the client sent. Behind a proxy that
+ * appends to the header instead, the first entry is the client's own claim, and a client that forges it escapes
+ * this per-address limit (not the per-token ones): configure such a proxy to overwrite the header.
+ */
+function clientAddress(request: Request): string {
+  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0].trim();
+  // No address is longer than 45 characters; a longer value is not one and should not become a long Redis key.
+  return (forwarded || request.headers.get("x-real-ip")?.trim() || "unknown").slice(0, 64);
+}
+
+function limiter(prefix: string, setting: string, fallback: number, windowMs: number): RateLimiter | undefined {
+  const raw = process.env[setting];
+  const limit = raw ? Number(raw) : fallback;
+  if (!Number.isInteger(limit) || limit < 0) throw new Error(`${setting} must be a whole number (0 turns the limit off), not "${raw}".`);
+  return limit > 0 ? createRateLimiter({ prefix, limit, windowMs }) : undefined;
+}
+
+/** The result the caller is shown: of the limits that refused, the longest wait; else the limit closest to refusing. */
+function bindingResult(results: RateLimitResult[]): RateLimitResult {
+  const refused = results.filter((result) => !result.success);
+  if (refused.length) return refused.reduce((a, b) => (b.reset > a.reset ? b : a));
+  return results.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+}
+
+function refusalOf(address: string): RateLimitResult | undefined {
+  const refusal = refusedAddresses.get(address);
+  if (refusal && refusal.reset > Date.now()) return refusal;
+  refusedAddresses.delete(address);
+}
+
+function rememberRefusal(address: string, result: RateLimitResult) {
+  if (refusedAddresses.size >= MAX_REFUSED_ADDRESSES) {
+    for (const [known, refusal] of refusedAddresses) if (refusal.reset <= Date.now()) refusedAddresses.delete(known);
+  }
+  refusedAddresses.set(address, result);
+}
+
+function tooManyRequests(result: RateLimitResult): ApiError {
+  const seconds = retryAfterSeconds(result);
+  return new ApiError(429, `Too many requests: try again in ${seconds} second${seconds === 1 ? "" : "s"}.`, undefined, rateLimitHeaders(result));
+}
+
+const secondsUntilReset = (result: RateLimitResult) => Math.max(0, Math.ceil((result.reset - Date.now()) / 1000));
+const retryAfterSeconds = (result: RateLimitResult) => Math.max(1, secondsUntilReset(result));
+
+function rateLimitHeaders(result: RateLimitResult): Record<string, string> {
+  const headers: Record<string, string> = {
+    "X-RateLimit-Limit": String(result.limit),
+    "X-RateLimit-Remaining": String(result.remaining),
+    "X-RateLimit-Reset": String(secondsUntilReset(result)),
+  };
+  if (!result.success) headers["Retry-After"] = String(retryAfterSeconds(result));
+  return headers;
+}

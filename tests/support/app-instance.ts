@@ -1,0 +1,26 @@
+// Fresh copies of the app's modules, as separate server instances would load them: each reads the environment
+// anew and keeps its own rate-limiter memory. They share the test file's database (kept on globalThis) and Redis.
+import { vi } from "vitest";
+
+export async function startAppInstance(env: Record<string, string>) {
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  vi.resetModules();
+  const [{ apiRoute }, { notFound }, me, unknownPath] = await Promise.all([
+    import("@/lib/api/route"),
+    import("@/lib/api/errors"),
+    import("@/app/api/v1/me/route"),
+    import("@/app/api/v1/[[...path]]/route"),
+  ]);
+  return {
+    me,
+    unknownPath,
+    /** A probe route with the search endpoints' lower limit. */
+    search: apiRoute({ GET: async () => [] }, { rateLimit: "search" }),
+    /** A probe route whose record never exists. */
+    missingRecord: apiRoute({
+      GET: async () => {
+        throw notFound("Client");
+      },
+    }),
+  };
+}
