@@ -1,6 +1,7 @@
 // The pagination envelope of every paginated list: data, links (absolute, keeping the caller's other query
 // parameters) and meta. Page size is `limit` or `per_page` (either name on every list), 1..1000.
 import { z } from "zod";
+import { component } from "@/lib/openapi/registry";
 import { queryInt } from "./validation";
 
 export const MAX_PAGE_SIZE = 1000;
@@ -46,16 +47,15 @@ export function paginated<T>(url: URL, page: Page, total: number, data: T[]) {
 /** The envelope's schema around a list item schema, registered as a component named `id`. */
 export function paginatedSchema(item: z.ZodType, id: string) {
   const link = z.url();
-  return z
-    .object({
-      data: z.array(item),
-      links: z.object({ first: link, last: link, prev: link.nullable(), next: link.nullable() }),
-      meta: z.object({
-        current_page: z.number().int().min(1),
-        last_page: z.number().int().min(1),
-        per_page: z.number().int().min(1).max(MAX_PAGE_SIZE),
-        total: z.number().int().min(0).describe("Number of matching records"),
-      }),
-    })
-    .meta({ id });
+  const envelope = z.object({
+    data: z.array(item),
+    links: z.object({ first: link, last: link, prev: link.nullable(), next: link.nullable() }),
+    meta: z.object({
+      current_page: z.number().int().min(1),
+      last_page: z.number().int().min(1),
+      per_page: z.number().int().min(1).max(MAX_PAGE_SIZE),
+      total: z.number().int().min(0).describe("Number of matching records"),
+    }),
+  });
+  return component(envelope, id);
 }

@@ -1,5 +1,6 @@
 // Validation of client input: the single source for the handlers and for the OpenAPI document.
 import { z } from "zod";
+import { component } from "@/lib/openapi/registry";
 import { paginationQuery } from "@/lib/api/pagination";
 import { queryBoolean, queryInt, queryList, text } from "@/lib/api/validation";
 import { contactObject } from "@/lib/contacts/schemas";
@@ -68,8 +69,8 @@ export const listClientsQuery = z.object({
 export const searchClientsQuery = z.object({ q: text(200).min(1) });
 
 /** A client as the API answers it. Each custom field of the workspace is one more top-level key. */
-export const clientObject = z
-  .object({
+export const clientObject = component(
+  z.object({
     uuid: z.uuid(),
     name: z.string(),
     client_id: z.string().nullable().describe("The firm's own reference"),
@@ -87,9 +88,11 @@ export const clientObject = z
     created_at: z.iso.datetime(),
     contacts: z.array(contactObject),
   })
-  .catchall(z.unknown().describe("A custom field of the workspace, null when unset"))
-  .meta({ id: "Client" });
+  .catchall(z.unknown().describe("A custom field of the workspace, null when unset")),
+  "Client",
+);
 
-export const clientSearchResults = z
-  .object({ clients: z.array(z.object({ id: z.number().int(), uuid: z.uuid(), name: z.string() })).max(10) })
-  .meta({ id: "ClientSearchResults" });
+export const clientSearchResults = component(
+  z.object({ clients: z.array(z.object({ id: z.number().int(), uuid: z.uuid(), name: z.string() })).max(10) }),
+  "ClientSearchResults",
+);

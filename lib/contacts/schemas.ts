@@ -1,5 +1,6 @@
 // Validation of contact input: the single source for the handlers and for the OpenAPI document.
 import { z } from "zod";
+import { component } from "@/lib/openapi/registry";
 import { paginationQuery } from "@/lib/api/pagination";
 import { text } from "@/lib/api/validation";
 
@@ -32,8 +33,8 @@ export const listContactsQuery = z.object({
 });
 
 /** A contact as the API answers it. */
-export const contactObject = z
-  .object({
+export const contactObject = component(
+  z.object({
     uuid: z.uuid(),
     firstname: z.string(),
     lastname: z.string(),
@@ -42,5 +43,6 @@ export const contactObject = z
     phone_number: z.string().nullable(),
     portal_enabled: z.boolean(),
     clients: z.array(z.object({ uuid: z.uuid(), name: z.string() })).describe("Clients the contact is linked to (those the caller can see)"),
-  })
-  .meta({ id: "Contact" });
+  }),
+  "Contact",
+);

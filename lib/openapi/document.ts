@@ -1,6 +1,7 @@
 // Builds the OpenAPI 3.1 document from the operation list and the zod schemas: no second, hand-kept copy.
-// Schemas registered with an id (`.meta({ id })`) become components; request schemas are inlined as their input.
+// Schemas registered as components (lib/openapi/registry.ts) are named components; request schemas are inlined as their input.
 import { z } from "zod";
+import { apiSchemas, component } from "./registry";
 import "@/lib/api/validation";
 import { operations, type Operation } from "./operations";
 
@@ -8,13 +9,17 @@ type JsonSchema = Record<string, unknown>;
 
 const COMPONENT = (id: string) => `#/components/schemas/${id}`;
 
-const errorBody = z.object({ message: z.string().describe("What went wrong, in words a person understands") }).meta({ id: "Error" });
-const validationErrorBody = z
-  .object({
+const errorBody = component(
+  z.object({ message: z.string().describe("What went wrong, in words a person understands") }),
+  "Error",
+);
+const validationErrorBody = component(
+  z.object({
     message: z.string(),
     errors: z.record(z.string(), z.array(z.string())).describe("Each offending field (a dot path such as contact.email) with its messages"),
-  })
-  .meta({ id: "ValidationError" });
+  }),
+  "ValidationError",
+);
 
 const ERROR_RESPONSES: Record<number, [name: string, description: string]> = {
   400: ["BadRequest", "The body is not valid JSON, or not a JSON object"],
@@ -44,16 +49,16 @@ const RATE_LIMIT_HEADERS = {
 };
 const headerRefs = Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
 
+/** A component or inline schema without the document-level keys zod adds. */
 function clean(schema: JsonSchema): JsonSchema {
-  const { $schema: _s, $id: _i, ...rest } = schema;
-  return rest;
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "$schema" && key !== "$id"));
 }
 
 /** A schema as JSON Schema: a $ref when it is a registered component, else inlined (as input or output). */
 function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const id = z.globalRegistry.get(schema)?.id;
+  const id = apiSchemas.get(schema)?.id;
   if (id && io === "output") return { $ref: COMPONENT(id) };
-  return clean(z.toJSONSchema(schema, { io, unrepresentable: "any", uri: COMPONENT }) as JsonSchema);
+  return clean(z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema);
 }
 
 function parameters(op: Operation) {
@@ -92,7 +97,7 @@ function operationObject(op: Operation) {
 
 export function openApiDocument() {
   // Registered (output) schemas, as components; referencing each other by $ref.
-  const registered = z.toJSONSchema(z.globalRegistry, { io: "output", unrepresentable: "any", uri: COMPONENT }) as { schemas: Record<string, JsonSchema> };
+  const registered = z.toJSONSchema(apiSchemas, { io: "output", unrepresentable: "any", uri: COMPONENT }) as { schemas: Record<string, JsonSchema> };
   const schemas = Object.fromEntries(Object.entries(registered.schemas).map(([id, s]) => [id, clean(s)]));
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op);

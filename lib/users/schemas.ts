@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { component } from "@/lib/openapi/registry";
 
 /** GET /me: the authenticated user's profile. */
-export const profileObject = z
-  .object({
+export const profileObject = component(
+  z.object({
     id: z.number().int(),
     firstname: z.string(),
     lastname: z.string(),
@@ -10,5 +11,6 @@ export const profileObject = z
     fullname: z.string(),
     timezone: z.string().describe("IANA time zone name"),
     active: z.boolean(),
-  })
-  .meta({ id: "Profile" });
+  }),
+  "Profile",
+);

@@ -63,7 +63,8 @@ describe("the contract check", () => {
 
   it("refuses a field the document does not describe, a missing one, a wrong type and an undocumented status", () => {
     expect(() => assertMatchesContract("GET", "/api/v1/me", 200, { ...profile, password_hash: "x" })).toThrow(/does not match/);
-    const { email: _email, ...withoutEmail } = profile;
+    const withoutEmail: Partial<typeof profile> = { ...profile };
+    delete withoutEmail.email;
     expect(() => assertMatchesContract("GET", "/api/v1/me", 200, withoutEmail)).toThrow(/email/);
     expect(() => assertMatchesContract("GET", "/api/v1/me", 200, { ...profile, id: "1" })).toThrow(/does not match/);
     expect(() => assertMatchesContract("GET", "/api/v1/me", 201, profile)).toThrow(/does not list/);

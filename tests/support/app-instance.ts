@@ -5,17 +5,18 @@ import { vi } from "vitest";
 export async function startAppInstance(env: Record<string, string>) {
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   vi.resetModules();
-  const [{ apiRoute }, { notFound }, me, unknownPath] = await Promise.all([
+  const [{ apiRoute }, { notFound }, me, unknownPath, search] = await Promise.all([
     import("@/lib/api/route"),
     import("@/lib/api/errors"),
     import("@/app/api/v1/me/route"),
     import("@/app/api/v1/[[...path]]/route"),
+    import("@/app/api/v1/clients/search/route"),
   ]);
   return {
     me,
     unknownPath,
-    /** A probe route with the search endpoints' lower limit. */
-    search: apiRoute({ GET: async () => [] }, { rateLimit: "search" }),
+    /** GET /clients/search, which has a lower limit than the rest of the API. */
+    search,
     /** A probe route whose record never exists. */
     missingRecord: apiRoute({
       GET: async () => {
