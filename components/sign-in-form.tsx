@@ -29,7 +29,8 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
   }
 
   return (
-    <form onSubmit={submit} className="space-y-5" aria-describedby={error ? "signin-error" : undefined}>
+    // method="post": a submit before the page's script has loaded must not put the password in the URL.
+    <form method="post" onSubmit={submit} className="space-y-5" aria-describedby={error ? "signin-error" : undefined}>
       {error && (
         <p id="signin-error" role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           {error}

@@ -5,10 +5,10 @@ export const DEMO_PASSWORD = "demo-password";
 export const WRONG_CREDENTIALS = "That email and password do not match an account. Check both and try again.";
 export const RATE_LIMITED = "Too many sign-in attempts. Wait 15 minutes, then try again.";
 
-/** A documentation-range address (RFC 5737) derived from a string, standing in for a visitor's address. */
+/** A private-range address derived from a string, standing in for one visitor's address. */
 export function clientAddress(seed: string) {
-  const [a, b] = createHash("sha256").update(seed).digest();
-  return `198.51.${a}.${b || 1}`;
+  const [a, b, c] = createHash("sha256").update(seed).digest();
+  return `10.${a}.${b}.${c}`;
 }
 
 export const test = base.extend({
