@@ -9,7 +9,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { SIGN_IN_PATH } from "@/lib/paths";
 import { authorizeSignIn } from "./sign-in";
 
-// Outside production (`next dev`, tests) a fixed secret keeps sign-in working with no setup; it signs nothing
+// Outside production (`next dev`) a fixed secret keeps sign-in working with no setup; it signs nothing
 // that matters. In production next-auth refuses to start a session without NEXTAUTH_SECRET.
 const DEVELOPMENT_SECRET = "development-only-secret-not-for-production";
 

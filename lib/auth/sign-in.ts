@@ -15,7 +15,7 @@ export interface SignInIdentity {
   email: string;
 }
 
-export const signInSchema = z.object({
+const signInSchema = z.object({
   email: z.string().trim().min(1).max(320),
   // bcrypt reads at most 72 bytes; the cap only keeps absurd inputs out.
   password: z.string().min(1).max(1000),
