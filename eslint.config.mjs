@@ -4,7 +4,7 @@ import nextTs from "eslint-config-next/typescript";
 const config = [
   ...nextVitals,
   ...nextTs,
-  { ignores: [".next/**", "lib/generated/**", "node_modules/**", ".data/**", "next-env.d.ts"] },
+  { ignores: [".next/**", "lib/generated/**", "node_modules/**", ".data/**", "next-env.d.ts", "**/test-results/**", "playwright-report/**"] },
   {
     // Route handlers reach the database only through the tenant-scoped caller the API wrapper gives them.
     files: ["app/api/**"],

@@ -1,0 +1,32 @@
+import type { Metadata } from "next";
+import { AccountSettingsLayout } from "@/components/account-settings-layout";
+import { NewTokenForm } from "@/components/api-tokens/new-token-form";
+import { TokenList } from "@/components/api-tokens/token-list";
+import { requireSignedInUser } from "@/lib/auth/session";
+import { prisma } from "@/lib/db/client";
+import { API_TOKENS_PATH } from "@/lib/paths";
+import { listApiTokens } from "@/lib/tokens";
+
+export const metadata: Metadata = { title: "API tokens · Client, Job and Time Tracking" };
+
+export default async function ApiTokensPage() {
+  const user = await requireSignedInUser(API_TOKENS_PATH);
+  const tokens = await listApiTokens(await prisma(), user);
+  return (
+    <AccountSettingsLayout user={user} current={API_TOKENS_PATH}>
+      <h1 className="text-2xl font-semibold">API tokens</h1>
+      <p className="mt-2 mb-6 max-w-prose text-sm text-slate-600">
+        A token lets a script or another tool call the API as you, with your role and access. Send it in a header:{" "}
+        <code className="rounded bg-slate-200 px-1 py-0.5 text-xs whitespace-nowrap">Authorization: Bearer &lt;token&gt;</code>.
+        Tokens do not expire; delete one to revoke it at once.
+      </p>
+      <NewTokenForm />
+      <section aria-labelledby="your-tokens-heading" className="mt-8">
+        <h2 id="your-tokens-heading" className="mb-3 text-lg font-semibold">
+          Your tokens
+        </h2>
+        <TokenList tokens={tokens} timezone={user.timezone} />
+      </section>
+    </AccountSettingsLayout>
+  );
+}

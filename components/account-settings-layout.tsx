@@ -1,0 +1,52 @@
+import Link from "next/link";
+import type { SignedInUser } from "@/lib/auth/session";
+import { API_TOKENS_PATH } from "@/lib/paths";
+import { SignOutButton } from "./sign-out-button";
+import { focusRing } from "./styles";
+
+const SECTIONS = [{ href: API_TOKENS_PATH, label: "API tokens" }];
+
+/** The frame of every account settings page: who is signed in, sign out, and the settings sections. */
+export function AccountSettingsLayout({ user, current, children }: { user: SignedInUser; current: string; children: React.ReactNode }) {
+  return (
+    <>
+      <a href="#content" className="sr-only rounded bg-white px-3 py-2 focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:ring-2 focus:ring-slate-900">
+        Skip to content
+      </a>
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-3 px-4 py-3">
+          <Link href="/" className={`rounded font-semibold text-slate-900 hover:text-slate-600 ${focusRing}`}>
+            Client, Job and Time Tracking
+          </Link>
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            <span className="text-slate-600">
+              Signed in as <span className="font-medium text-slate-900">{user.email}</span>
+            </span>
+            <SignOutButton />
+          </div>
+        </div>
+      </header>
+      <div className="mx-auto max-w-4xl px-4 py-8 md:grid md:grid-cols-[11rem_1fr] md:gap-10">
+        <nav aria-label="Account settings" className="mb-6 md:mb-0">
+          <p className="mb-2 text-xs font-semibold tracking-wide text-slate-500 uppercase">Account settings</p>
+          <ul className="flex gap-2 md:flex-col">
+            {SECTIONS.map((section) => (
+              <li key={section.href}>
+                <Link
+                  href={section.href}
+                  aria-current={section.href === current ? "page" : undefined}
+                  className={`block rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-200 aria-[current=page]:bg-slate-200 aria-[current=page]:text-slate-900 ${focusRing}`}
+                >
+                  {section.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main id="content" className="min-w-0">
+          {children}
+        </main>
+      </div>
+    </>
+  );
+}

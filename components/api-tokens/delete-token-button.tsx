@@ -1,0 +1,36 @@
+"use client";
+
+import { useRef } from "react";
+import { deleteToken } from "@/app/settings/api-tokens/actions";
+import { SubmitButton } from "../submit-button";
+import { dangerButton, secondaryButton } from "../styles";
+
+/** Delete, after a confirmation in a modal dialog (the browser's own: it traps focus and closes on Escape). */
+export function DeleteTokenButton({ id, name }: { id: number; name: string }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = `delete-token-${id}-title`;
+  return (
+    <>
+      <button type="button" onClick={() => dialog.current?.showModal()} aria-label={`Delete ${name}`} className={secondaryButton}>
+        Delete
+      </button>
+      <dialog
+        ref={dialog}
+        aria-labelledby={titleId}
+        className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
+      >
+        <h3 id={titleId} className="text-lg font-semibold break-words">
+          Delete the token “{name}”?
+        </h3>
+        <p className="mt-2 text-sm text-slate-600">Anything that uses it loses access at once. This cannot be undone.</p>
+        <form action={deleteToken} className="mt-6 flex flex-wrap justify-end gap-3">
+          <input type="hidden" name="id" value={id} />
+          <button type="button" autoFocus onClick={() => dialog.current?.close()} className={secondaryButton}>
+            Cancel
+          </button>
+          <SubmitButton label="Delete token" pendingLabel="Deleting…" className={dangerButton} />
+        </form>
+      </dialog>
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+import type { TokenSummary } from "@/lib/tokens";
+import { DeleteTokenButton } from "./delete-token-button";
+
+/** The person's tokens: name, last four characters, created, last used. Never a value. */
+export function TokenList({ tokens, timezone }: { tokens: TokenSummary[]; timezone: string }) {
+  if (tokens.length === 0) {
+    return (
+      <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">
+        You have no API tokens yet. Create one above to call the API from a script or another tool.
+      </p>
+    );
+  }
+  const format = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: timezone });
+  const when = (date: Date) => <time dateTime={date.toISOString()}>{format.format(date)}</time>;
+  return (
+    <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white shadow-sm">
+      {tokens.map((token) => (
+        <li key={token.id} className="flex flex-wrap items-start justify-between gap-4 p-4">
+          <div className="min-w-0">
+            <h3 className="font-medium break-words">{token.name}</h3>
+            <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm text-slate-600">
+              <dt>Ends in</dt>
+              <dd>
+                <code className="font-mono text-slate-900">…{token.lastFour}</code>
+              </dd>
+              <dt>Created</dt>
+              <dd>{when(token.createdAt)}</dd>
+              <dt>Last used</dt>
+              <dd>{token.lastUsedAt ? when(token.lastUsedAt) : "never"}</dd>
+            </dl>
+          </div>
+          <DeleteTokenButton id={token.id} name={token.name} />
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,80 @@
+import path from "node:path";
+import { expect, signIn, signOut, test } from "./support";
+
+const SCREENSHOTS = path.join(import.meta.dirname, "screenshots");
+
+test("create a token, see its value once, call the API with it, then delete it and it stops working", async ({ page, request, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/signin?callbackUrl=%2Fsettings%2Fapi-tokens");
+  await signIn(page, "owner@birch.test");
+  await expect(page.getByText("You have no API tokens yet.")).toBeVisible();
+
+  await page.getByLabel("Name").fill("Nightly export");
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByRole("heading", { name: "Copy your new token “Nightly export” now" })).toBeFocused();
+  await expect(page.getByText("It will not be shown again.")).toBeVisible();
+  const value = await page.getByLabel("Token value").inputValue();
+  expect(value).toMatch(/^cjt_[A-Za-z0-9_-]{43}$/);
+
+  await page.getByRole("button", { name: "Copy" }).click();
+  await expect(page.getByText("Copied to the clipboard.")).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
+
+  const row = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Nightly export", exact: true }) });
+  await expect(row).toContainText(`…${value.slice(-4)}`);
+  const neverUsed = row.getByText("never", { exact: true });
+  await expect(neverUsed).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENSHOTS, "api-tokens-new-token.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, "api-tokens-new-token-phone.png"), fullPage: true });
+
+  const headers = { Authorization: `Bearer ${value}`, Accept: "application/json" };
+  const me = await request.get("/api/v1/me", { headers });
+  expect(me.status()).toBe(200);
+  expect(await me.json()).toMatchObject({ email: "owner@birch.test", fullname: "Bea Birch" });
+
+  await page.reload();
+  await expect(page.getByLabel("Token value")).toHaveCount(0);
+  expect(await page.content()).not.toContain(value);
+  await expect(row).toContainText(`…${value.slice(-4)}`);
+  await expect(neverUsed).toHaveCount(0); // it shows when the request above used it
+
+  await row.getByRole("button", { name: "Delete Nightly export" }).click();
+  const confirmation = page.getByRole("dialog", { name: "Delete the token “Nightly export”?" });
+  await expect(confirmation).toBeVisible();
+  await confirmation.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirmation).toBeHidden();
+  await expect(row).toBeVisible();
+  expect((await request.get("/api/v1/me", { headers })).status()).toBe(200);
+
+  await row.getByRole("button", { name: "Delete Nightly export" }).click();
+  await confirmation.getByRole("button", { name: "Delete token" }).click();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByText("You have no API tokens yet.")).toBeVisible();
+  expect((await request.get("/api/v1/me", { headers })).status()).toBe(401);
+});
+
+test("a token needs a name", async ({ page }) => {
+  await page.goto("/settings/api-tokens");
+  await signIn(page, "standard@birch.test");
+  await page.getByLabel("Name").fill("   ");
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByText("Give the token a name.")).toBeVisible();
+  await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("You have no API tokens yet.")).toBeVisible();
+});
+
+test("each person sees only their own tokens", async ({ page }) => {
+  await page.goto("/settings/api-tokens");
+  await signIn(page, "assigned@acme.test");
+  await page.getByLabel("Name").fill("Casey's script");
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByRole("heading", { name: "Casey's script", exact: true })).toBeVisible();
+  await signOut(page);
+
+  await page.goto("/settings/api-tokens");
+  await signIn(page, "standard@acme.test");
+  await expect(page.getByText("Signed in as standard@acme.test")).toBeVisible();
+  await expect(page.getByText("You have no API tokens yet.")).toBeVisible();
+  await expect(page.getByText("Casey's script")).toHaveCount(0);
+});

@@ -1,0 +1,42 @@
+// Browser tests against the built app (`npm run test:e2e` builds first), in Debian's Chromium. The server starts on
+// a fresh embedded database, which migrates and seeds the demo data on its first start.
+import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "@playwright/test";
+
+const PORT = 3250;
+const baseURL = `http://localhost:${PORT}`;
+const dataDir = ".data/e2e";
+
+export default defineConfig({
+  testDir: ".",
+  fullyParallel: false,
+  workers: 1, // one small shared server; the tests use separate demo users, but the machine is small
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: "list",
+  use: {
+    baseURL,
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+    trace: "retain-on-failure",
+  },
+  webServer: {
+    command: `rm -rf ${dataDir} && npx next start --port ${PORT}`,
+    cwd: fileURLToPath(new URL("..", import.meta.url)),
+    url: `${baseURL}/signin`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe",
+    env: {
+      PGLITE_DATA_DIR: dataDir,
+      DATABASE_URL: "", // always the embedded database, even where DATABASE_URL is set for the Vitest tests
+      NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
+      NEXTAUTH_URL: baseURL,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});

@@ -1,0 +1,57 @@
+import { RATE_LIMITED, WRONG_CREDENTIALS, clientAddress, expect, signIn, signInMessage, signOut, test } from "./support";
+
+test("a signed-out visitor is sent to sign in, then brought back to the page they asked for", async ({ page }) => {
+  await page.goto("/settings/api-tokens");
+  await expect(page).toHaveURL("/signin?callbackUrl=%2Fsettings%2Fapi-tokens");
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+
+  await signIn(page, "admin@acme.test");
+  await expect(page).toHaveURL("/settings/api-tokens");
+  await expect(page.getByRole("heading", { name: "API tokens" })).toBeVisible();
+  await expect(page.getByText("Signed in as admin@acme.test")).toBeVisible();
+
+  await signOut(page);
+  await page.goto("/settings/api-tokens");
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
+});
+
+test("wrong credentials get one message that does not say which part was wrong; then the right ones sign in", async ({ page }) => {
+  await page.goto("/signin");
+  await signIn(page, "groups@acme.test", "not-the-password");
+  await expect(signInMessage(page)).toHaveText(WRONG_CREDENTIALS);
+  await expect(page).toHaveURL("/signin");
+
+  await signIn(page, "nobody@acme.test");
+  await expect(signInMessage(page)).toHaveText(WRONG_CREDENTIALS);
+
+  await signIn(page, "groups@acme.test");
+  await expect(page).toHaveURL("/settings/api-tokens");
+  await expect(page.getByText("Signed in as groups@acme.test")).toBeVisible();
+});
+
+test("an archived user cannot sign in", async ({ page }) => {
+  await page.goto("/signin");
+  await signIn(page, "archived@acme.test");
+  await expect(signInMessage(page)).toHaveText(WRONG_CREDENTIALS);
+  await page.goto("/settings/api-tokens");
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
+});
+
+test("a callbackUrl naming another site is ignored: sign-in never leaves this site", async ({ page, baseURL }) => {
+  await page.goto("/signin?callbackUrl=https%3A%2F%2Fevil.example%2Fsteal");
+  await signIn(page, "standard@birch.test");
+  await expect(page).toHaveURL(`${baseURL}/settings/api-tokens`);
+});
+
+test("the 11th sign-in attempt for one email within 15 minutes is refused, even from new addresses", async ({ page }) => {
+  await page.goto("/signin");
+  for (let attempt = 1; attempt <= 10; attempt++) {
+    await page.setExtraHTTPHeaders({ "X-Forwarded-For": clientAddress(`rate limit ${attempt}`) });
+    await signIn(page, "viewer@acme.test", `wrong-${attempt}`);
+    await expect(signInMessage(page)).toHaveText(WRONG_CREDENTIALS);
+  }
+  await page.setExtraHTTPHeaders({ "X-Forwarded-For": clientAddress("rate limit 11") });
+  await signIn(page, "viewer@acme.test"); // the right password, too late
+  await expect(signInMessage(page)).toHaveText(RATE_LIMITED);
+  await expect(page).toHaveURL("/signin");
+});

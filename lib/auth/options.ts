@@ -1,0 +1,46 @@
+// next-auth configuration: email and password sign-in (Credentials provider) with JWT sessions, no database
+// sessions. The JWT carries the tenant and user ids; lib/auth/session.ts turns it back into a person.
+//
+// Cross-site request forgery: next-auth requires its double-submit CSRF token (cookie plus form field) on the
+// sign-in and sign-out POSTs, and its session cookie is SameSite=Lax, so another site cannot sign anyone in or out
+// or send the cookie along with a cross-site POST.
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { SIGN_IN_PATH } from "@/lib/paths";
+import { authorizeSignIn } from "./sign-in";
+
+// Outside production (`next dev`) a fixed secret keeps sign-in working with no setup; it signs nothing
+// that matters. In production next-auth refuses to start a session without NEXTAUTH_SECRET.
+const DEVELOPMENT_SECRET = "development-only-secret-not-for-production";
+
+export const authOptions: NextAuthOptions = {
+  secret: process.env.NEXTAUTH_SECRET ?? (process.env.NODE_ENV === "production" ? undefined : DEVELOPMENT_SECRET),
+  session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
+  pages: { signIn: SIGN_IN_PATH, error: SIGN_IN_PATH },
+  providers: [
+    CredentialsProvider({
+      name: "Email and password",
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials, request) {
+        const identity = await authorizeSignIn(credentials, request.headers);
+        return identity && { id: `${identity.tenantId}:${identity.userId}`, ...identity };
+      },
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      // `user` is present only on the sign-in request itself.
+      if (user) {
+        token.tenantId = user.tenantId;
+        token.userId = user.userId;
+      }
+      return token;
+    },
+    session({ session, token }) {
+      if (token.tenantId && token.userId) {
+        session.user = { ...session.user, tenantId: token.tenantId, userId: token.userId };
+      }
+      return session;
+    },
+  },
+};

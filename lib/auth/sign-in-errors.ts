@@ -1,0 +1,16 @@
+// What the sign-in form says for each error code next-auth hands back. Kept free of server code: the form
+// (a client component) imports it.
+
+/** Thrown by authorize() when a limit is reached; next-auth passes the message on as the error code. */
+export const SIGN_IN_RATE_LIMITED = "RateLimited";
+
+/** One message for an unknown email, a wrong password and an archived user: none of them is revealed. */
+export const WRONG_CREDENTIALS_MESSAGE = "That email and password do not match an account. Check both and try again.";
+
+export function signInErrorMessage(code: string): string {
+  if (code === SIGN_IN_RATE_LIMITED) {
+    return "Too many sign-in attempts. Wait 15 minutes, then try again.";
+  }
+  if (code === "CredentialsSignin") return WRONG_CREDENTIALS_MESSAGE;
+  return "Signing in did not work. Please try again.";
+}

@@ -1,0 +1,3 @@
+// Pages that other code links or redirects to.
+export const SIGN_IN_PATH = "/signin";
+export const API_TOKENS_PATH = "/settings/api-tokens";

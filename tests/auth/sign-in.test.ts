@@ -1,0 +1,83 @@
+import bcrypt from "bcryptjs";
+import { describe, expect, it } from "vitest";
+import { prisma } from "@/lib/db/client";
+import { DEMO_PASSWORD } from "@/lib/demo/seed";
+import { authorizeSignIn, clientAddress, verifyCredentials } from "@/lib/auth/sign-in";
+import { SIGN_IN_RATE_LIMITED } from "@/lib/auth/sign-in-errors";
+import { userByEmail } from "../support/api";
+
+describe("checking an email and password", () => {
+  it("signs in the user whose password matches, with their tenant and user ids", async () => {
+    const owner = await userByEmail("owner@acme.test");
+    expect(await verifyCredentials(await prisma(), "owner@acme.test", DEMO_PASSWORD)).toEqual({
+      tenantId: owner.tenantId,
+      userId: owner.id,
+      name: "Olivia Owner",
+      email: "owner@acme.test",
+    });
+  });
+
+  it("ignores the case of the email", async () => {
+    expect(await verifyCredentials(await prisma(), "Owner@ACME.test", DEMO_PASSWORD)).toMatchObject({ email: "owner@acme.test" });
+  });
+
+  it("refuses a wrong password, an unknown email and an archived user alike", async () => {
+    const client = await prisma();
+    expect(await verifyCredentials(client, "owner@acme.test", "not-the-password")).toBeNull();
+    expect(await verifyCredentials(client, "nobody@acme.test", DEMO_PASSWORD)).toBeNull();
+    expect(await verifyCredentials(client, "archived@acme.test", DEMO_PASSWORD)).toBeNull();
+  });
+
+  it("finds a person by email in whichever tenant the password matches", async () => {
+    const client = await prisma();
+    const acmeAdmin = await userByEmail("admin@acme.test");
+    const birch = await userByEmail("owner@birch.test");
+    const birchRole = await client.role.findFirstOrThrow({ where: { tenantId: birch.tenantId, name: "Standard" } });
+    const birchAdmin = await client.user.create({
+      data: {
+        tenantId: birch.tenantId,
+        roleId: birchRole.id,
+        firstname: "Adam",
+        lastname: "Elsewhere",
+        email: "admin@acme.test",
+        passwordHash: await bcrypt.hash("birch-password", 4),
+      },
+    });
+
+    expect(await verifyCredentials(client, "admin@acme.test", DEMO_PASSWORD)).toMatchObject({ tenantId: acmeAdmin.tenantId, userId: acmeAdmin.id });
+    expect(await verifyCredentials(client, "admin@acme.test", "birch-password")).toMatchObject({ tenantId: birch.tenantId, userId: birchAdmin.id });
+    expect(await verifyCredentials(client, "admin@acme.test", "neither")).toBeNull();
+
+    // When the password matches in both tenants, the older tenant's user is the one signed in.
+    await client.user.updateMany({ where: { tenantId: birch.tenantId, id: birchAdmin.id }, data: { passwordHash: acmeAdmin.passwordHash } });
+    expect(await verifyCredentials(client, "admin@acme.test", DEMO_PASSWORD)).toMatchObject({ tenantId: acmeAdmin.tenantId });
+  });
+});
+
+describe("sign-in rate limits", () => {
+  it("refuses the 11th attempt for one email within 15 minutes, from any address, even with the right password", async () => {
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      expect(await authorizeSignIn({ email: "standard@acme.test", password: "wrong" }, { "x-forwarded-for": `192.0.2.${attempt}` })).toBeNull();
+    }
+    await expect(
+      authorizeSignIn({ email: "STANDARD@acme.test", password: DEMO_PASSWORD }, { "x-forwarded-for": "192.0.2.11" }),
+    ).rejects.toThrow(SIGN_IN_RATE_LIMITED);
+  });
+
+  it("refuses the 11th attempt from one address within 15 minutes, whatever the email", async () => {
+    const address = { "x-forwarded-for": "203.0.113.7, 10.0.0.1" };
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      expect(await authorizeSignIn({ email: `guess${attempt}@acme.test`, password: "guess" }, address)).toBeNull();
+    }
+    await expect(authorizeSignIn({ email: "groups@acme.test", password: DEMO_PASSWORD }, address)).rejects.toThrow(SIGN_IN_RATE_LIMITED);
+    expect(await authorizeSignIn({ email: "groups@acme.test", password: DEMO_PASSWORD }, { "x-forwarded-for": "203.0.113.8" })).toMatchObject({
+      email: "groups@acme.test",
+    });
+  });
+
+  it("takes the client's address from the first X-Forwarded-For entry", () => {
+    expect(clientAddress({ "x-forwarded-for": " 203.0.113.7 , 10.0.0.1" })).toBe("203.0.113.7");
+    expect(clientAddress({})).toBeNull();
+    expect(clientAddress(undefined)).toBeNull();
+  });
+});

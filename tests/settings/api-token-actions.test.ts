@@ -1,0 +1,80 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import * as me from "@/app/api/v1/me/route";
+import { createToken, deleteToken } from "@/app/settings/api-tokens/actions";
+import type { SignedInUser } from "@/lib/auth/session";
+import { prisma } from "@/lib/db/client";
+import { createApiToken, listApiTokens } from "@/lib/tokens";
+import { call, userByEmail } from "../support/api";
+
+// The actions read the signed-in person from the session; here the test decides who that is.
+const session = vi.hoisted(() => ({ user: null as SignedInUser | null }));
+vi.mock("@/lib/auth/session", () => ({
+  requireSignedInUser: async () => {
+    if (!session.user) throw new Error("not signed in");
+    return session.user;
+  },
+}));
+vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
+
+async function signInAs(email: string) {
+  const user = await userByEmail(email);
+  session.user = { tenantId: user.tenantId, userId: user.id, name: user.firstname, email: user.email, timezone: user.timezone };
+  return session.user;
+}
+
+function form(fields: Record<string, string>) {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+}
+
+beforeEach(() => {
+  session.user = null;
+});
+
+describe("the create token action", () => {
+  it("creates a token of the signed-in person and answers its value once", async () => {
+    const user = await signInAs("standard@acme.test");
+    const state = await createToken({ status: "idle" }, form({ name: "  Reports  " }));
+    if (state.status !== "created") throw new Error(`expected a token, got ${JSON.stringify(state)}`);
+    expect(state.name).toBe("Reports");
+    expect((await call(me, "GET", "me", { token: state.token })).body.email).toBe("standard@acme.test");
+    expect((await listApiTokens(await prisma(), user)).map((t) => t.name)).toContain("Reports");
+  });
+
+  it("answers a message and creates nothing for a blank or too long name", async () => {
+    const user = await signInAs("viewer@acme.test");
+    expect(await createToken({ status: "idle" }, form({ name: "   " }))).toEqual({ status: "invalid", error: "Give the token a name." });
+    expect(await createToken({ status: "idle" }, form({ name: "x".repeat(101) }))).toEqual({
+      status: "invalid",
+      error: "The name may be at most 100 characters.",
+    });
+    expect(await listApiTokens(await prisma(), user)).toEqual([]);
+  });
+});
+
+describe("the delete token action", () => {
+  it("deletes nothing when given the id of someone else's token, in the same tenant or another", async () => {
+    const client = await prisma();
+    const colleague = await userByEmail("owner@acme.test");
+    const outsider = await userByEmail("owner@birch.test");
+    const colleagues = await createApiToken(client, { tenantId: colleague.tenantId, userId: colleague.id }, "colleague's");
+    const outsiders = await createApiToken(client, { tenantId: outsider.tenantId, userId: outsider.id }, "outsider's");
+
+    await signInAs("admin@acme.test");
+    await deleteToken(form({ id: String(colleagues.summary.id) }));
+    await deleteToken(form({ id: String(outsiders.summary.id) }));
+    await deleteToken(form({ id: "not a number" }));
+
+    expect((await call(me, "GET", "me", { token: colleagues.token })).status).toBe(200);
+    expect((await call(me, "GET", "me", { token: outsiders.token })).status).toBe(200);
+  });
+
+  it("deletes the signed-in person's own token, which stops working at once", async () => {
+    const user = await signInAs("groups@acme.test");
+    const { token, summary } = await createApiToken(await prisma(), user, "mine");
+    await deleteToken(form({ id: String(summary.id) }));
+    expect((await call(me, "GET", "me", { token })).status).toBe(401);
+    expect(await listApiTokens(await prisma(), user)).toEqual([]);
+  });
+});
