@@ -1,0 +1,4 @@
+import { operations } from "../support/routes";
+import { sweepBadInput } from "./bad-input";
+
+sweepBadInput(operations.filter((op) => op.method === "get"));
