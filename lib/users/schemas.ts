@@ -1,0 +1,23 @@
+// Input of the users endpoints.
+import { z } from "zod";
+import { notFound } from "@/lib/api/errors";
+
+export const userListQuery = z.object({
+  search: z.string().max(200).optional().describe("Matches first name, last name or email, case-insensitively; every word must match"),
+});
+
+/** A user id in a path: a positive whole number; anything else names no user (404), like a malformed uuid. */
+export function pathUserId(value: string | string[] | undefined): number {
+  if (typeof value !== "string" || !/^[1-9]\d{0,8}$/.test(value)) throw notFound("User");
+  return Number(value);
+}
+
+/** The email of `/users/email/{email}`, decoded once if the router left it encoded. */
+export function pathEmail(value: string | string[] | undefined): string {
+  const text = typeof value === "string" ? value : "";
+  try {
+    return decodeURIComponent(text).trim();
+  } catch {
+    return text.trim();
+  }
+}
