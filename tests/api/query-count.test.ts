@@ -1,0 +1,80 @@
+// A page of 1000 rows takes as many database queries as a page of 10: no query per row (N+1).
+// Counted at the driver adapter, the one door every Prisma query goes through, on PGlite and on PostgreSQL alike.
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import * as jobs from "@/app/api/v1/jobs/route";
+import * as jobByUuid from "@/app/api/v1/jobs/[uuid]/route";
+import * as timeLogs from "@/app/api/v1/time-logs/route";
+import { prisma } from "@/lib/db/client";
+import { call, tokenFor, userByEmail } from "../support/api";
+
+let queries = 0;
+
+// Installed before this file's database is opened (on first use), so the adapter it connects is counted.
+for (const factory of [PrismaPGlite.prototype, PrismaPg.prototype] as { connect(): Promise<any> }[]) {
+  const connect = factory.connect;
+  vi.spyOn(factory, "connect").mockImplementation(async function (this: unknown) {
+    const adapter = await connect.call(this);
+    for (const method of ["queryRaw", "executeRaw"] as const) {
+      const original = adapter[method].bind(adapter);
+      adapter[method] = (query: unknown) => {
+        queries++;
+        return original(query);
+      };
+    }
+    return adapter;
+  });
+}
+
+async function queriesFor(route: Parameters<typeof call>[0], path: string, params?: Record<string, string>) {
+  const token = await tokenFor("assigned@acme.test"); // a user with a visibility filter: the costliest case
+  await call(route, "GET", path, { token, params }); // warm up: the token's first use also records it
+  queries = 0;
+  const res = await call(route, "GET", path, { token, params });
+  expect(res.status).toBe(200);
+  expect(queries).toBeGreaterThan(0); // the counter sees the queries
+  return { count: queries, body: res.body };
+}
+
+beforeAll(async () => {
+  const client = await prisma();
+  const user = await userByEmail("assigned@acme.test");
+  const tenantId = user.tenantId;
+  const [status] = await client.jobStatus.findMany({ where: { tenantId }, orderBy: { position: "asc" }, take: 1 });
+  const clientRow = await client.client.findFirstOrThrow({ where: { tenantId } });
+  const parent = await client.job.create({ data: { tenantId, name: "Bulk parent", clientId: clientRow.id, assignees: { create: [{ userId: user.id }] } } });
+  const bulk = await client.job.createManyAndReturn({
+    data: Array.from({ length: 1000 }, (_, i) => ({ tenantId, name: `Bulk job ${i}`, statusId: status.id, clientId: clientRow.id, parentId: parent.id })),
+  });
+  await client.jobAssignee.createMany({ data: bulk.map((j) => ({ tenantId, jobId: j.id, userId: user.id })) });
+  await client.timeLog.createMany({
+    data: bulk.map((j, i) => ({ tenantId, userId: user.id, jobId: j.id, clientId: clientRow.id, minutes: 15 + i, date: new Date("2026-01-05T00:00:00Z") })),
+  });
+});
+
+describe("queries per request do not grow with the page", () => {
+  it.each(["due_date", "status"])("GET /jobs sorted by %s", async (sort) => {
+    const small = await queriesFor(jobs, `jobs?search=Bulk job&per_page=10&sort_by=${sort}`);
+    const large = await queriesFor(jobs, `jobs?search=Bulk job&per_page=1000&sort_by=${sort}`);
+    expect(small.body.data).toHaveLength(10);
+    expect(large.body.data).toHaveLength(1000);
+    expect(large.count).toBe(small.count);
+  });
+
+  it("GET /time-logs", async () => {
+    const small = await queriesFor(timeLogs, "time-logs?range=2026-01-05,2026-01-05&per_page=10");
+    const large = await queriesFor(timeLogs, "time-logs?range=2026-01-05,2026-01-05&per_page=1000");
+    expect(large.body.data).toHaveLength(1000);
+    expect(large.count).toBe(small.count);
+  });
+
+  it("GET /jobs/{uuid} with 1000 subtasks", async () => {
+    const parent = await (await prisma()).job.findFirstOrThrow({ where: { name: "Bulk parent" } });
+    const few = await (await prisma()).job.findFirstOrThrow({ where: { name: "Bulk job 0" } });
+    const large = await queriesFor(jobByUuid, `jobs/${parent.uuid}`, { uuid: parent.uuid });
+    const small = await queriesFor(jobByUuid, `jobs/${few.uuid}`, { uuid: few.uuid });
+    expect(large.body.sub_tasks).toHaveLength(1000);
+    expect(large.count).toBe(small.count);
+  });
+});
