@@ -100,8 +100,9 @@ function months(year: number, month: number, count: number): DateRange {
   return { from: fromDbDate(first), to: fromDbDate(last) };
 }
 
-/** A Prisma filter for a `@db.Date` column; undefined when both ends are open. */
-export function dateFilter(range: DateRange | undefined) {
-  if (!range || (!range.from && !range.to)) return undefined;
-  return { ...(range.from && { gte: toDbDate(range.from) }), ...(range.to && { lte: toDbDate(range.to) }) };
+/** A Prisma filter for a `@db.Date` column: the range resolved for the caller; undefined when both ends are open. */
+export function dateFilter(spec: DateRangeSpec, timeZone: string, now: Date = new Date()) {
+  const { from, to } = resolveDateRange(spec, timeZone, now);
+  if (!from && !to) return undefined;
+  return { ...(from && { gte: toDbDate(from) }), ...(to && { lte: toDbDate(to) }) };
 }

@@ -2,14 +2,14 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Caller } from "@/lib/api/caller";
 import { forbidden, validationFailed, type FieldErrors } from "@/lib/api/errors";
+import { allOf, containsText } from "@/lib/api/filters";
 import { pageOf, type Page } from "@/lib/api/pagination";
 import { missingRecord } from "@/lib/api/records";
-import { dateFilter, resolveDateRange } from "@/lib/api/date-ranges";
+import { dateFilter, type DateRangeSpec } from "@/lib/api/date-ranges";
 import { toDbDate, todayIn } from "@/lib/api/dates";
 import { visibleClients, visibleJobs } from "@/lib/auth/visibility";
 import type { JobCreateBody, JobListQuery, JobSort } from "./schemas";
 import { jobDetailInclude, jobListSelect } from "./serialize";
-import { containsText } from "@/lib/api/search";
 
 export const DEFAULT_JOB_PAGE_SIZE = 100;
 
@@ -25,8 +25,8 @@ const COLUMN_ORDER: Record<Exclude<JobSort, "status">, (direction: Direction) =>
 };
 
 function listWhere(caller: Caller, query: JobListQuery, now: Date): Prisma.JobWhereInput {
-  const range = (spec: JobListQuery["start_date_range"]) => spec && dateFilter(resolveDateRange(spec, caller.user.timezone, now));
-  const filters: (Prisma.JobWhereInput | false | undefined)[] = [
+  const range = (spec: DateRangeSpec) => dateFilter(spec, caller.user.timezone, now);
+  return allOf<Prisma.JobWhereInput>([
     visibleJobs(caller),
     query.search !== undefined && { name: containsText(query.search) },
     query.client_uuid !== undefined && { client: { uuid: query.client_uuid } },
@@ -38,8 +38,7 @@ function listWhere(caller: Caller, query: JobListQuery, now: Date): Prisma.JobWh
     !query.include_completed && { isCompleted: false },
     query.exclude_subtasks && { parentId: null },
     query.exclude_client_requests && { isClientRequest: false },
-  ];
-  return { AND: filters.filter((f): f is Prisma.JobWhereInput => !!f) };
+  ]);
 }
 
 /** One page of jobs and the total: a constant number of queries, whatever the page size. */

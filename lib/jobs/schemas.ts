@@ -19,7 +19,9 @@ export const jobListQuery = z.object({
   statuses: queryList(z.string().max(100)).optional().describe("Only jobs in one of these status slugs"),
   start_date_range: queryDateRange().optional(),
   due_date_range: queryDateRange().optional(),
-  include_completed: queryBoolean().default(false).describe("Include completed jobs (default false)"),
+  include_completed: queryBoolean()
+    .default(false)
+    .describe("Include completed jobs (default false); applies together with statuses[], so a completed status needs it too"),
   exclude_subtasks: queryBoolean().default(false),
   exclude_client_requests: queryBoolean().default(false),
   sort_by: z.enum(JOB_SORTS).default("due_date").describe("Sort key; nulls last, ties broken by uuid"),
@@ -29,7 +31,7 @@ export const jobListQuery = z.object({
 
 export type JobListQuery = z.output<typeof jobListQuery>;
 
-/** Money-like hours are stored with two decimals: more precision than that would be lost, so it is refused. */
+/** Hours are stored with two decimals: more precision would be lost silently, so it is refused. */
 const hours = z
   .number()
   .min(0)

@@ -1,24 +1,23 @@
 // Time logs of the caller's tenant. Without `time_logs.view_all` a user sees only their own (decisions.md).
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Caller } from "@/lib/api/caller";
+import { allOf, containsText } from "@/lib/api/filters";
 import { pageOf } from "@/lib/api/pagination";
-import { dateFilter, resolveDateRange } from "@/lib/api/date-ranges";
+import { dateFilter } from "@/lib/api/date-ranges";
 import type { TimeLogListQuery } from "./schemas";
 import { timeLogSelect } from "./serialize";
-import { containsText } from "@/lib/api/search";
 
 export const DEFAULT_TIME_LOG_PAGE_SIZE = 100;
 
 function listWhere(caller: Caller, query: TimeLogListQuery, now: Date): Prisma.TimeLogWhereInput {
-  const filters: (Prisma.TimeLogWhereInput | false | undefined)[] = [
+  return allOf<Prisma.TimeLogWhereInput>([
     !caller.permissions.has("time_logs.view_all") && { userId: caller.user.id },
-    query.range && { date: dateFilter(resolveDateRange(query.range, caller.user.timezone, now)) },
+    query.range && { date: dateFilter(query.range, caller.user.timezone, now) },
     query.client_uuid !== undefined && { client: { uuid: query.client_uuid } },
     query.tasks && { job: { uuid: { in: query.tasks } } },
     query.users && { userId: { in: query.users } },
     query.search !== undefined && { note: containsText(query.search) },
-  ];
-  return { AND: filters.filter((f): f is Prisma.TimeLogWhereInput => !!f) };
+  ]);
 }
 
 /** One page of time logs, newest first, and the total: two queries, whatever the page size. */

@@ -3,7 +3,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { TenantDb } from "@/lib/db/tenant";
 import { prisma } from "@/lib/db/client";
 import { forbidden, notFound } from "@/lib/api/errors";
-import { containsText } from "@/lib/api/search";
+import { containsText } from "@/lib/api/filters";
 
 const withRole = { role: { select: { name: true } } } satisfies Prisma.UserInclude;
 

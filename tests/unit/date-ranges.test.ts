@@ -97,9 +97,16 @@ describe("named ranges", () => {
 
 describe("database filters", () => {
   it("is inclusive at both ends and open where an end is missing", () => {
-    expect(dateFilter({ from: "2026-01-01", to: "2026-01-31" })).toEqual({ gte: new Date("2026-01-01T00:00:00Z"), lte: new Date("2026-01-31T00:00:00Z") });
-    expect(dateFilter({ to: "2026-01-31" })).toEqual({ lte: new Date("2026-01-31T00:00:00Z") });
-    expect(dateFilter({})).toBeUndefined();
+    expect(dateFilter({ from: "2026-01-01", to: "2026-01-31" }, "UTC")).toEqual({ gte: new Date("2026-01-01T00:00:00Z"), lte: new Date("2026-01-31T00:00:00Z") });
+    expect(dateFilter({ to: "2026-01-31" }, "UTC")).toEqual({ lte: new Date("2026-01-31T00:00:00Z") });
+    expect(dateFilter({}, "UTC")).toBeUndefined();
+  });
+
+  it("resolves a named range in the time zone given", () => {
+    expect(dateFilter({ name: "today" }, "Asia/Tokyo", new Date("2026-11-22T23:30:00Z"))).toEqual({
+      gte: new Date("2026-11-23T00:00:00Z"),
+      lte: new Date("2026-11-23T00:00:00Z"),
+    });
   });
 });
 
