@@ -12,12 +12,7 @@ export function pathUserId(value: string | string[] | undefined): number {
   return Number(value);
 }
 
-/** The email of `/users/email/{email}`, decoded once if the router left it encoded. */
+/** The email of `/users/email/{email}`. Next has already decoded the path segment once; decoding again would be wrong. */
 export function pathEmail(value: string | string[] | undefined): string {
-  const text = typeof value === "string" ? value : "";
-  try {
-    return decodeURIComponent(text).trim();
-  } catch {
-    return text.trim();
-  }
+  return typeof value === "string" ? value.trim() : "";
 }
