@@ -3,7 +3,7 @@
 import { prisma } from "@/lib/db/client";
 import { forbidden, notFound } from "./errors";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type UuidModel = "client" | "contact" | "job";
 

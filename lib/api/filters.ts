@@ -1,0 +1,15 @@
+// Building blocks of list filters.
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+/**
+ * A case-insensitive substring filter for a text column, the text taken literally. Prisma passes `contains` to
+ * ILIKE without escaping its wildcards, so unescaped a search for "%" or "_" would match everything.
+ */
+export function containsText(text: string): Prisma.StringFilter {
+  return { contains: text.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" };
+}
+
+/** The conjunction of the filters that apply; `false` and `undefined` stand for a filter the caller did not ask for. */
+export function allOf<W>(filters: (W | false | undefined)[]): { AND: W[] } {
+  return { AND: filters.filter((f): f is W => !!f) };
+}

@@ -1,0 +1,13 @@
+// References to other records in queries and bodies: uuids (lower-cased like the ones in paths) and integer ids.
+import { z } from "zod";
+import { UUID } from "./records";
+import { queryInt } from "./validation";
+
+export const uuidString = () =>
+  z.string().regex(UUID, "Must be a uuid.").transform((value) => value.toLowerCase()).describe("uuid");
+
+/** An integer id (users, tags) in a JSON body; the range of the database's integer keys. */
+export const recordId = () => z.number().int().min(1).max(2_147_483_647);
+
+/** An integer id in a query string. */
+export const queryId = () => queryInt().pipe(recordId());

@@ -1,0 +1,60 @@
+// Input of the jobs endpoints: the single source of their validation.
+import { z } from "zod";
+import { paginationQuery } from "@/lib/api/pagination";
+import { calendarDate } from "@/lib/api/dates";
+import { queryDateRange } from "@/lib/api/date-ranges";
+import { queryId, recordId, uuidString } from "@/lib/api/references";
+import { queryBoolean, queryList } from "@/lib/api/validation";
+
+export const JOB_SORTS = ["name", "start_date", "due_date", "created_at", "status", "estimated_hours"] as const;
+export type JobSort = (typeof JOB_SORTS)[number];
+
+// Ids, slugs and uuids in filters that name nothing of the tenant (e.g. another tenant's tag id) simply match
+// nothing, as a search for a word nobody uses would: a list filter never reveals what exists elsewhere.
+export const jobListQuery = z.object({
+  search: z.string().max(200).optional().describe("Case-insensitive substring of the job name"),
+  client_uuid: uuidString().optional().describe("Only jobs of this client"),
+  users: queryList(queryId()).optional().describe("Only jobs assigned to one of these user ids"),
+  tags: queryList(queryId()).optional().describe("Only jobs with one of these tag ids"),
+  statuses: queryList(z.string().max(100)).optional().describe("Only jobs in one of these status slugs"),
+  start_date_range: queryDateRange().optional(),
+  due_date_range: queryDateRange().optional(),
+  include_completed: queryBoolean()
+    .default(false)
+    .describe("Include completed jobs (default false); applies together with statuses[], so a completed status needs it too"),
+  exclude_subtasks: queryBoolean().default(false),
+  exclude_client_requests: queryBoolean().default(false),
+  sort_by: z.enum(JOB_SORTS).default("due_date").describe("Sort key; nulls last, ties broken by uuid"),
+  sort_direction: z.enum(["asc", "desc"]).default("asc"),
+  ...paginationQuery,
+});
+
+export type JobListQuery = z.output<typeof jobListQuery>;
+
+/** Hours are stored with two decimals: more precision would be lost silently, so it is refused. */
+const hours = z
+  .number()
+  .min(0)
+  .max(1000)
+  .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, "Must have at most two decimal places.");
+
+export const jobCreateBody = z
+  .object({
+    name: z.string().trim().min(1).max(150).describe("Job name"),
+    description: z.string().max(30_000).nullish(),
+    client_uuid: uuidString().nullish().describe("Client to link; must be visible to the caller"),
+    user_id: recordId().nullish().describe("Assignee (user id)"),
+    status: z.string().min(1).max(100).nullish().describe("A status slug of the tenant"),
+    tags: z.array(recordId()).max(100).nullish().describe("Tag ids"),
+    start_date: calendarDate().nullish(),
+    due_date: calendarDate().nullish(),
+    internal_due_date: calendarDate().nullish(),
+    extended_due_date: calendarDate().nullish(),
+    estimated_hours: hours.nullish().describe("0 to 1000, at most two decimals"),
+  })
+  .refine((job) => !job.start_date || !job.due_date || job.start_date <= job.due_date, {
+    path: ["start_date"],
+    message: "Must be on or before due_date.",
+  });
+
+export type JobCreateBody = z.output<typeof jobCreateBody>;

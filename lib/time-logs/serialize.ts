@@ -1,0 +1,36 @@
+// Wire shape of time logs. Time is stored in whole minutes; hours and HH:MM derive from it.
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { fromDbDate, humanDate } from "@/lib/api/dates";
+import { serializeUserName } from "@/lib/users/serialize";
+
+export const timeLogSelect = {
+  uuid: true,
+  note: true,
+  minutes: true,
+  date: true,
+  createdAt: true,
+  updatedAt: true,
+  client: { select: { uuid: true, name: true } },
+  job: { select: { uuid: true, name: true } },
+  user: { select: { id: true, firstname: true, lastname: true } },
+} satisfies Prisma.TimeLogSelect;
+
+export type TimeLogRow = Prisma.TimeLogGetPayload<{ select: typeof timeLogSelect }>;
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+export function serializeTimeLog(log: TimeLogRow) {
+  return {
+    uuid: log.uuid,
+    client: log.client,
+    task: log.job,
+    user: serializeUserName(log.user),
+    note: log.note,
+    hours: Math.round((log.minutes / 60) * 100) / 100,
+    hours_time: `${pad(Math.floor(log.minutes / 60))}:${pad(log.minutes % 60)}`,
+    date: fromDbDate(log.date),
+    formatted_date: humanDate(log.date),
+    created_at: log.createdAt.toISOString(),
+    updated_at: log.updatedAt.toISOString(),
+  };
+}
