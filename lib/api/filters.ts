@@ -6,8 +6,15 @@ import type { Prisma } from "@/lib/generated/prisma/client";
  * ILIKE without escaping its wildcards, so unescaped a search for "%" or "_" would match everything.
  */
 export function containsText(text: string): Prisma.StringFilter {
-  return { contains: text.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" };
+  return { contains: literal(text), mode: "insensitive" };
 }
+
+/** A case-insensitive prefix filter, the text taken literally. */
+export function startsWithText(text: string): Prisma.StringFilter {
+  return { startsWith: literal(text), mode: "insensitive" };
+}
+
+const literal = (text: string) => text.replace(/[\\%_]/g, "\\$&");
 
 /** The conjunction of the filters that apply; `false` and `undefined` stand for a filter the caller did not ask for. */
 export function allOf<W>(filters: (W | false | undefined)[]): { AND: W[] } {

@@ -70,9 +70,12 @@ export const queryInt = () =>
 export const queryBoolean = () =>
   z.enum(["true", "false", "1", "0"], { error: "Must be true or false." }).transform((v) => v === "true" || v === "1");
 
-/** Text input: trimmed, bounded, and free of NUL characters (PostgreSQL cannot store them). */
+/** Text the database can store: no NUL character and no unpaired surrogate (neither is valid in PostgreSQL's UTF-8). */
+export const isStorableText = (s: string) => !s.includes("\u0000") && s.isWellFormed();
+
+/** Text input: trimmed, bounded, and storable. */
 export const text = (max: number) =>
-  z.string().trim().max(max).refine((s) => !s.includes("\u0000"), "Must not contain NUL characters.");
+  z.string().trim().max(max).refine(isStorableText, "Must be valid Unicode text without NUL characters.");
 
 /** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30). */
 export const isoDate = () =>

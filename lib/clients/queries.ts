@@ -4,7 +4,7 @@ import type { Caller } from "@/lib/api/caller";
 import { pageOf, paginated } from "@/lib/api/pagination";
 import { findVisible } from "@/lib/api/records";
 import { visibleClients } from "@/lib/auth/visibility";
-import { escapeLike } from "@/lib/db/like";
+import { containsText, startsWithText } from "@/lib/api/filters";
 import { tenantCustomFields } from "./custom-fields";
 import type { listClientsQuery, searchClientsQuery } from "./schemas";
 import { clientInclude, serializeClient } from "./serialize";
@@ -12,8 +12,6 @@ import type { z } from "zod";
 
 export const DEFAULT_CLIENT_PAGE_SIZE = 1000;
 const SEARCH_RESULTS = 10;
-
-const contains = (term: string) => ({ contains: escapeLike(term), mode: "insensitive" as const });
 
 export async function listClients(caller: Caller, query: z.output<typeof listClientsQuery>, url: URL) {
   const filters: Prisma.ClientWhereInput[] = [visibleClients(caller) ?? {}];
@@ -24,7 +22,7 @@ export async function listClients(caller: Caller, query: z.output<typeof listCli
   // citext makes this equality case-insensitive, and it can use the (tenant_id, email) index.
   if (query.contact_email) filters.push({ contacts: { some: { contact: { email: query.contact_email } } } });
   if (query.search) {
-    const term = contains(query.search);
+    const term = containsText(query.search);
     filters.push({
       OR: [
         { name: term },
@@ -53,14 +51,14 @@ export async function listClients(caller: Caller, query: z.output<typeof listCli
 /** Quick search by name for pickers: prefix matches first, then other matches; archived clients left out. */
 export async function searchClients(caller: Caller, { q }: z.output<typeof searchClientsQuery>) {
   const base: Prisma.ClientWhereInput[] = [visibleClients(caller) ?? {}, { isArchived: false }];
-  const prefix = { name: { startsWith: escapeLike(q), mode: "insensitive" as const } };
+  const prefix = { name: startsWithText(q) };
   const select = { id: true, uuid: true, name: true } as const;
   const orderBy = [{ name: "asc" as const }, { uuid: "asc" as const }];
   const first = await caller.db.client.findMany({ where: { AND: [...base, prefix] }, select, orderBy, take: SEARCH_RESULTS });
   const rest =
     first.length < SEARCH_RESULTS
       ? await caller.db.client.findMany({
-          where: { AND: [...base, { name: contains(q) }, { NOT: prefix }] },
+          where: { AND: [...base, { name: containsText(q) }, { NOT: prefix }] },
           select,
           orderBy,
           take: SEARCH_RESULTS - first.length,

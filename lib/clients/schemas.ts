@@ -4,11 +4,11 @@ import { component } from "@/lib/openapi/registry";
 import { paginationQuery } from "@/lib/api/pagination";
 import { queryBoolean, queryInt, queryList, text } from "@/lib/api/validation";
 import { contactObject } from "@/lib/contacts/schemas";
+import { recordId } from "@/lib/api/references";
 
 export const CLIENT_STATUSES = ["prospect", "active"] as const;
 
-const id = () => z.number().int().min(1).max(2_147_483_647);
-const idList = () => z.array(id()).max(100);
+const idList = () => z.array(recordId()).max(100);
 const optionalText = (max: number) => text(max).nullable().optional();
 
 /** `MM-DD` of a real day of the year; 02-29 is allowed (leap years have it). */
@@ -35,8 +35,8 @@ const clientFields = {
   client_id: optionalText(100).describe("The firm's own reference; unique in the workspace, ignoring case"),
   reg_number: optionalText(100).describe("Business registration number; unique in the workspace, ignoring case"),
   website: text(255).pipe(z.url({ protocol: /^https?$/, error: "Must be a valid http(s) URL." })).nullable().optional(),
-  country_id: id().nullable().optional().describe("Id from the countries reference (ISO 3166 numeric code)"),
-  user_id: id().nullable().optional().describe("Account manager: a user of the workspace"),
+  country_id: recordId().nullable().optional().describe("Id from the countries reference (ISO 3166 numeric code)"),
+  user_id: recordId().nullable().optional().describe("Account manager: a user of the workspace"),
   state: optionalText(100),
   city: optionalText(100),
   street_address: optionalText(255),

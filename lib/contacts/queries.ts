@@ -5,7 +5,7 @@ import type { Caller } from "@/lib/api/caller";
 import { pageOf, paginated } from "@/lib/api/pagination";
 import { findVisible } from "@/lib/api/records";
 import { visibleContacts } from "@/lib/auth/visibility";
-import { escapeLike } from "@/lib/db/like";
+import { containsText } from "@/lib/api/filters";
 import type { listContactsQuery } from "./schemas";
 import { contactInclude, serializeContact } from "./serialize";
 
@@ -16,7 +16,7 @@ export async function listContacts(caller: Caller, query: z.output<typeof listCo
   // citext: an exact match that ignores case.
   if (query.email) filters.push({ email: query.email });
   if (query.search) {
-    const words = query.search.split(/\s+/).map((w) => ({ contains: escapeLike(w), mode: "insensitive" as const }));
+    const words = query.search.split(/\s+/).map(containsText);
     // Every word must match one of the names, so "alice archer" finds Alice Archer.
     filters.push(...words.map((term) => ({ OR: [{ firstname: term }, { lastname: term }, { preferredName: term }] })));
   }

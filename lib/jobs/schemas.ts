@@ -1,10 +1,12 @@
 // Input of the jobs endpoints: the single source of their validation.
 import { z } from "zod";
+import { component } from "@/lib/openapi/registry";
+import { userSummaryObject } from "@/lib/users/schemas";
 import { paginationQuery } from "@/lib/api/pagination";
 import { calendarDate } from "@/lib/api/dates";
 import { queryDateRange } from "@/lib/api/date-ranges";
 import { queryId, recordId, uuidString } from "@/lib/api/references";
-import { queryBoolean, queryList } from "@/lib/api/validation";
+import { queryBoolean, queryList, text } from "@/lib/api/validation";
 
 export const JOB_SORTS = ["name", "start_date", "due_date", "created_at", "status", "estimated_hours"] as const;
 export type JobSort = (typeof JOB_SORTS)[number];
@@ -12,11 +14,11 @@ export type JobSort = (typeof JOB_SORTS)[number];
 // Ids, slugs and uuids in filters that name nothing of the tenant (e.g. another tenant's tag id) simply match
 // nothing, as a search for a word nobody uses would: a list filter never reveals what exists elsewhere.
 export const jobListQuery = z.object({
-  search: z.string().max(200).optional().describe("Case-insensitive substring of the job name"),
+  search: text(200).optional().describe("Case-insensitive substring of the job name"),
   client_uuid: uuidString().optional().describe("Only jobs of this client"),
   users: queryList(queryId()).optional().describe("Only jobs assigned to one of these user ids"),
   tags: queryList(queryId()).optional().describe("Only jobs with one of these tag ids"),
-  statuses: queryList(z.string().max(100)).optional().describe("Only jobs in one of these status slugs"),
+  statuses: queryList(text(100)).optional().describe("Only jobs in one of these status slugs"),
   start_date_range: queryDateRange().optional(),
   due_date_range: queryDateRange().optional(),
   include_completed: queryBoolean()
@@ -40,11 +42,11 @@ const hours = z
 
 export const jobCreateBody = z
   .object({
-    name: z.string().trim().min(1).max(150).describe("Job name"),
-    description: z.string().max(30_000).nullish(),
+    name: text(150).min(1).describe("Job name"),
+    description: text(30_000).nullish(),
     client_uuid: uuidString().nullish().describe("Client to link; must be visible to the caller"),
     user_id: recordId().nullish().describe("Assignee (user id)"),
-    status: z.string().min(1).max(100).nullish().describe("A status slug of the tenant"),
+    status: text(100).min(1).nullish().describe("A status slug of the tenant"),
     tags: z.array(recordId()).max(100).nullish().describe("Tag ids"),
     start_date: calendarDate().nullish(),
     due_date: calendarDate().nullish(),
@@ -58,3 +60,43 @@ export const jobCreateBody = z
   });
 
 export type JobCreateBody = z.output<typeof jobCreateBody>;
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe("YYYY-MM-DD");
+const named = (id: z.ZodType) => z.object({ id, name: z.string() });
+
+/** A job in lists (and a single job's subtasks). */
+export const jobListItemObject = component(
+  z.object({
+    uuid: z.uuid(),
+    name: z.string(),
+    status: z.string().nullable().describe("The status slug"),
+    client_uuid: z.uuid().nullable(),
+    estimated_hours: z.number().nullable(),
+    start_date: date.nullable(),
+    due_date: date.nullable(),
+    is_overdue: z.boolean().describe("Not completed and due before today, in the workspace's time zone"),
+    is_completed: z.boolean(),
+    is_repeating: z.boolean(),
+  }),
+  "JobListItem",
+);
+
+/** One job with everything about it. */
+export const jobObject = component(
+  jobListItemObject.extend({
+    description: z.string(),
+    status_name: z.string().nullable(),
+    client: z.object({ uuid: z.uuid(), name: z.string() }).nullable(),
+    users: z.array(userSummaryObject).describe("Assignees"),
+    followers: z.array(userSummaryObject),
+    tags: z.array(named(z.number().int())),
+    internal_due_date: date.nullable(),
+    extended_due_date: date.nullable(),
+    completed_date: date.nullable(),
+    is_subtask: z.boolean(),
+    parent_uuid: z.uuid().nullable(),
+    parent: z.object({ uuid: z.uuid(), name: z.string() }).nullable(),
+    sub_tasks: z.array(jobListItemObject),
+  }),
+  "Job",
+);

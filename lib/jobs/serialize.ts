@@ -2,6 +2,8 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { fromDbDateOrNull } from "@/lib/api/dates";
 import { serializeUserSummary } from "@/lib/users/serialize";
+import type { z } from "zod";
+import type { jobListItemObject, jobObject } from "./schemas";
 
 /** What the list shape needs; also how subtasks are read inside a single job. */
 export const jobListSelect = {
@@ -39,7 +41,7 @@ export type JobDetailRow = Prisma.JobGetPayload<{ include: ReturnType<typeof job
  * The list shape. `today` is the date in the tenant's time zone: a job is overdue when it is not completed and its
  * due date is before today (decisions.md).
  */
-export function serializeJobListItem(job: JobListRow, today: string) {
+export function serializeJobListItem(job: JobListRow, today: string): z.output<typeof jobListItemObject> {
   const dueDate = fromDbDateOrNull(job.dueDate);
   return {
     uuid: job.uuid,
@@ -55,7 +57,7 @@ export function serializeJobListItem(job: JobListRow, today: string) {
   };
 }
 
-export function serializeJob(job: JobDetailRow, today: string) {
+export function serializeJob(job: JobDetailRow, today: string): z.output<typeof jobObject> {
   return {
     ...serializeJobListItem(job, today),
     description: job.description,

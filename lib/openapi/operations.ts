@@ -5,7 +5,9 @@ import { z } from "zod";
 import { paginatedSchema } from "@/lib/api/pagination";
 import { clientObject, clientSearchResults, createClientSchema, listClientsQuery, searchClientsQuery, updateClientSchema } from "@/lib/clients/schemas";
 import { contactObject, createContactSchema, listContactsQuery, updateContactSchema } from "@/lib/contacts/schemas";
-import { profileObject } from "@/lib/users/schemas";
+import { jobCreateBody, jobListItemObject, jobListQuery, jobObject } from "@/lib/jobs/schemas";
+import { timeLogListQuery, timeLogObject } from "@/lib/time-logs/schemas";
+import { profileObject, userByEmailObject, userListObject, userListQuery, userObject } from "@/lib/users/schemas";
 
 export interface Operation {
   method: "get" | "post" | "put";
@@ -122,5 +124,73 @@ export const operations: Operation[] = [
     body: updateContactSchema,
     response: { status: 200, schema: contactObject, description: "The updated contact" },
     errors: [403, 404, ...BODY_ERRORS],
+  },
+  {
+    method: "get",
+    path: "/jobs",
+    tag: "Jobs",
+    summary: "List jobs",
+    description: "Completed jobs are left out unless include_completed=true. Ties in the sort order are broken by uuid, so pages never overlap.",
+    query: jobListQuery,
+    response: { status: 200, schema: paginatedSchema(jobListItemObject, "JobPage"), description: "A page of jobs, in the list shape" },
+    errors: [422],
+  },
+  {
+    method: "post",
+    path: "/jobs",
+    tag: "Jobs",
+    summary: "Create a job",
+    description: "A status whose is_completed is true completes the job at once (completed_date is today).",
+    body: jobCreateBody,
+    response: { status: 201, schema: jobObject, description: "The created job" },
+    errors: [403, ...BODY_ERRORS],
+  },
+  {
+    method: "get",
+    path: "/jobs/{uuid}",
+    tag: "Jobs",
+    summary: "Get a job",
+    params: { uuid: uuidParam },
+    response: { status: 200, schema: jobObject, description: "The job with its client, assignees, followers, tags, parent and subtasks" },
+    errors: [403, 404],
+  },
+  {
+    method: "get",
+    path: "/users",
+    tag: "Users",
+    summary: "List the workspace's users",
+    description: "Not paginated: a workspace has few users.",
+    query: userListQuery,
+    response: { status: 200, schema: userListObject, description: "The users" },
+    errors: [422],
+  },
+  {
+    method: "get",
+    path: "/users/{id}",
+    tag: "Users",
+    summary: "Get a user",
+    params: { id: z.string().regex(/^[1-9]\d*$/).describe("The user's integer id") },
+    response: { status: 200, schema: userObject, description: "The user" },
+    errors: [403, 404],
+  },
+  {
+    method: "get",
+    path: "/users/email/{email}",
+    tag: "Users",
+    summary: "Find a user by email",
+    description: "Ignores case. No match is not an error: the answer is {\"data\": null}.",
+    params: { email: z.string().describe("The email address") },
+    response: { status: 200, schema: userByEmailObject, description: "The user, or null" },
+    errors: [],
+  },
+  {
+    method: "get",
+    path: "/time-logs",
+    tag: "Time logs",
+    summary: "List time logs",
+    description: "Newest first. Users without the time_logs.view_all permission see only their own.",
+    query: timeLogListQuery,
+    response: { status: 200, schema: paginatedSchema(timeLogObject, "TimeLogPage"), description: "A page of time logs" },
+    errors: [422],
   },
 ];

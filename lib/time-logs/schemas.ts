@@ -1,9 +1,10 @@
 // Input of the time logs list.
 import { z } from "zod";
+import { component } from "@/lib/openapi/registry";
 import { paginationQuery } from "@/lib/api/pagination";
 import { queryDateRange } from "@/lib/api/date-ranges";
 import { queryId, uuidString } from "@/lib/api/references";
-import { queryList } from "@/lib/api/validation";
+import { queryList, text } from "@/lib/api/validation";
 
 // As for jobs: ids and uuids the tenant does not have match nothing rather than being an error.
 export const timeLogListQuery = z.object({
@@ -11,8 +12,27 @@ export const timeLogListQuery = z.object({
   client_uuid: uuidString().optional().describe("Only time logged for this client"),
   tasks: queryList(uuidString()).optional().describe("Only time logged against these jobs (uuids)"),
   users: queryList(queryId()).optional().describe("Only time of these user ids"),
-  search: z.string().max(200).optional().describe("Case-insensitive substring of the note"),
+  search: text(200).optional().describe("Case-insensitive substring of the note"),
   ...paginationQuery,
 });
 
 export type TimeLogListQuery = z.output<typeof timeLogListQuery>;
+
+const ref = z.object({ uuid: z.uuid(), name: z.string() });
+
+export const timeLogObject = component(
+  z.object({
+    uuid: z.uuid(),
+    client: ref.nullable(),
+    task: ref.nullable().describe("The job the time was logged against"),
+    user: z.object({ id: z.number().int(), fullname: z.string() }),
+    note: z.string(),
+    hours: z.number().describe("Rounded to two decimals"),
+    hours_time: z.string().regex(/^\d{2,}:\d{2}$/).describe("HH:MM"),
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    formatted_date: z.string().describe("e.g. 21 Nov 2026"),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  }),
+  "TimeLog",
+);

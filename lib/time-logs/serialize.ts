@@ -2,6 +2,8 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { fromDbDate, humanDate } from "@/lib/api/dates";
 import { serializeUserName } from "@/lib/users/serialize";
+import type { z } from "zod";
+import type { timeLogObject } from "./schemas";
 
 export const timeLogSelect = {
   uuid: true,
@@ -19,7 +21,7 @@ export type TimeLogRow = Prisma.TimeLogGetPayload<{ select: typeof timeLogSelect
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
-export function serializeTimeLog(log: TimeLogRow) {
+export function serializeTimeLog(log: TimeLogRow): z.output<typeof timeLogObject> {
   return {
     uuid: log.uuid,
     client: log.client,

@@ -1,10 +1,11 @@
 // Input and output shapes of the users endpoints.
 import { z } from "zod";
+import { isStorableText, text } from "@/lib/api/validation";
 import { notFound } from "@/lib/api/errors";
 import { component } from "@/lib/openapi/registry";
 
 export const userListQuery = z.object({
-  search: z.string().max(200).optional().describe("Matches first name, last name or email, case-insensitively; every word must match"),
+  search: text(200).optional().describe("Matches first name, last name or email, case-insensitively; every word must match"),
 });
 
 /** A user id in a path: a positive whole number; anything else names no user (404), like a malformed uuid. */
@@ -15,7 +16,8 @@ export function pathUserId(value: string | string[] | undefined): number {
 
 /** The email of `/users/email/{email}`. Next has already decoded the path segment once; decoding again would be wrong. */
 export function pathEmail(value: string | string[] | undefined): string {
-  return typeof value === "string" ? value.trim() : "";
+  // Text no stored email can contain matches nobody.
+  return typeof value === "string" && isStorableText(value) ? value.trim() : "";
 }
 
 /** GET /me: the authenticated user's profile. */
@@ -30,4 +32,37 @@ export const profileObject = component(
     active: z.boolean(),
   }),
   "Profile",
+);
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe("YYYY-MM-DD");
+
+/** A user inside another record (a job's assignees and followers). */
+export const userSummaryObject = component(
+  z.object({ id: z.number().int(), fullname: z.string(), email: z.string(), initials: z.string(), avatar_url: z.string() }),
+  "UserSummary",
+);
+
+export const userObject = component(
+  z.object({
+    id: z.number().int(),
+    fullname: z.string(),
+    firstname: z.string(),
+    lastname: z.string(),
+    email: z.string(),
+    initials: z.string(),
+    avatar_url: z.string().describe("The user's picture, or a generated one with their initials"),
+    role: z.string().describe("The role's name"),
+    timezone: z.string().describe("IANA time zone name"),
+    client_access: z.enum(["all", "client_groups", "assigned_clients"]).describe("How a Standard user's client visibility is limited"),
+    is_contractor: z.boolean().describe("Deprecated: true exactly when client_access is assigned_clients"),
+    is_owner: z.boolean(),
+    archived_date: isoDate.nullable(),
+  }),
+  "User",
+);
+
+export const userListObject = component(z.object({ data: z.array(userObject) }), "UserList");
+export const userByEmailObject = component(
+  z.object({ data: userObject.nullable().describe("The matching user, or null when no user of the workspace has the email") }),
+  "UserByEmail",
 );

@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import type { ClientAccess } from "@/lib/generated/prisma/enums";
 import { fromDbDateOrNull } from "@/lib/api/dates";
-import type { profileObject } from "./schemas";
+import type { profileObject, userObject, userSummaryObject } from "./schemas";
 
 /** GET /me: exactly the profile fields of the spec. Only active users can authenticate, so `active` is true. */
 export function serializeProfile(user: { id: number; firstname: string; lastname: string; email: string; timezone: string }): z.output<typeof profileObject> {
@@ -50,7 +50,7 @@ function avatarUrl(user: NamedUser): string {
 const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A user inside another record (job assignees and followers). */
-export function serializeUserSummary(user: NamedUser) {
+export function serializeUserSummary(user: NamedUser): z.output<typeof userSummaryObject> {
   return { id: user.id, fullname: fullname(user), email: user.email, initials: initials(user), avatar_url: avatarUrl(user) };
 }
 
@@ -58,7 +58,7 @@ export function serializeUserSummary(user: NamedUser) {
 export const serializeUserName = (user: { id: number; firstname: string; lastname: string }) => ({ id: user.id, fullname: fullname(user) });
 
 /** The user object of /users. `is_contractor` is derived (decisions.md): true exactly for `assigned_clients`. */
-export function serializeUser(user: SerializableUser) {
+export function serializeUser(user: SerializableUser): z.output<typeof userObject> {
   return {
     id: user.id,
     fullname: fullname(user),

@@ -157,6 +157,8 @@ describe("POST /clients", () => {
     [{ name: "ok", contact: { firstname: "A", lastname: "B", email: "not-an-email" } }, ["contact.email"]],
     [{ name: "ok", contact: { firstname: "A", lastname: "B", email: "a@b.test", include_for_client_requests: "yes" } }, ["contact.include_for_client_requests"]],
     [{ name: "nul\u0000byte" }, ["name"]],
+    [{ name: "lone \ud800 surrogate" }, ["name"]],
+    [{ name: "ok", contact: { firstname: "A\udfff", lastname: "B", email: "a@b.test" } }, ["contact.firstname"]],
   ])("is 422 and writes nothing for %j", async (body, fields) => {
     await expectRejected(() => create(body), fields);
   });

@@ -10,7 +10,7 @@ const ACME_EMAILS = ["admin@acme.test", "archived@acme.test", "assigned@acme.tes
 const list = async (query = "", email = "owner@acme.test") => call(users, "GET", `users${query}`, { token: await tokenFor(email) });
 const byId = async (id: string, email = "owner@acme.test") => call(userById, "GET", `users/${id}`, { token: await tokenFor(email), params: { id } });
 const byEmail = async (address: string, email = "owner@acme.test") =>
-  call(userByEmailRoute, "GET", `users/email/${encodeURIComponent(address)}`, { token: await tokenFor(email), params: { email: address } });
+  call(userByEmailRoute, "GET", `users/email/${encodeURIComponent(address.toWellFormed())}`, { token: await tokenFor(email), params: { email: address } });
 
 describe("GET /users", () => {
   it("lists every user of the caller's tenant, archived ones included, and no one else's", async () => {
@@ -138,6 +138,8 @@ describe("GET /users/email/{email}", () => {
     ["only another tenant has it", "owner@birch.test"],
     ["it is not an email", "' OR ''='"],
     ["it is a LIKE pattern", "%@acme.test"],
+    ["it holds a NUL character", "admin\u0000@acme.test"],
+    ["it holds an unpaired surrogate", "admin\ud800@acme.test"],
   ])("is 200 with data null when %s", async (_, address) => {
     const res = await byEmail(address);
     expect(res.status).toBe(200);
