@@ -251,24 +251,26 @@ async function seedTenant(client: PrismaClient, plan: TenantPlan, passwordHash: 
     ),
   });
   const allJobs = [...jobs, ...subtasks];
-  await db.jobAssignee.createMany({
-    data: allJobs.flatMap((j, i) => {
-      const first = activeUsers[i % activeUsers.length];
-      const second = activeUsers[(i + 1) % activeUsers.length];
-      return i % 4 === 0 && second.id !== first.id ? [{ tenantId, jobId: j.id, userId: first.id }, { tenantId, jobId: j.id, userId: second.id }] : [{ tenantId, jobId: j.id, userId: first.id }];
-    }),
+  const assignees = allJobs.flatMap((j, i) => {
+    const first = activeUsers[i % activeUsers.length];
+    const second = activeUsers[(i + 1) % activeUsers.length];
+    return i % 4 === 0 && second.id !== first.id ? [{ tenantId, jobId: j.id, userId: first.id }, { tenantId, jobId: j.id, userId: second.id }] : [{ tenantId, jobId: j.id, userId: first.id }];
   });
+  await db.jobAssignee.createMany({ data: assignees });
   await db.jobFollower.createMany({ data: allJobs.filter((_, i) => i % 5 === 0).map((j) => ({ tenantId, jobId: j.id, userId: staff[0].id })) });
   await db.jobTag.createMany({ data: allJobs.filter((_, i) => i % 2 === 0).map((j, i) => ({ tenantId, jobId: j.id, tagId: tags[i % tags.length].id })) });
 
-  // Time logs on the weekdays of the last 90 days, by every active user, on jobs of their clients.
+  // Time logs on the weekdays of the last 90 days, by every active user, on jobs they are assigned to.
+  const jobsById = new Map(jobs.map((j) => [j.id, j]));
+  const assignedJobs = (userId: number) => assignees.filter((a) => a.userId === userId && jobsById.has(a.jobId)).map((a) => jobsById.get(a.jobId)!);
   const logs = [];
   for (let d = 90; d >= 1; d--) {
     const date = addDays(today(), -d);
     if (date.getUTCDay() === 0 || date.getUTCDay() === 6) continue;
     for (const user of activeUsers) {
-      for (let k = 0, n = rand.int(0, 2); k < n; k++) {
-        const job = rand.pick(jobs);
+      const ownJobs = assignedJobs(user.id);
+      for (let k = 0, n = ownJobs.length ? rand.int(0, 2) : 0; k < n; k++) {
+        const job = rand.pick(ownJobs);
         logs.push({
           tenantId,
           userId: user.id,
