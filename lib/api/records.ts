@@ -36,6 +36,6 @@ export async function findVisible<W extends object>(
 ): Promise<{ id: number }> {
   const record = await lookup({});
   if (!record) throw await missingRecord(model, uuid);
-  if (visible && !(await lookup(visible))) throw forbidden(`This ${model} is outside the clients you can see.`);
+  if (visible && !(await lookup(visible))) throw forbidden();
   return record;
 }

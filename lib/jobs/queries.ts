@@ -1,10 +1,10 @@
 // Jobs of the caller's tenant, limited to what the caller may see (lib/auth/visibility.ts).
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Caller } from "@/lib/api/caller";
-import { forbidden, validationFailed, type FieldErrors } from "@/lib/api/errors";
+import { validationFailed, type FieldErrors } from "@/lib/api/errors";
 import { allOf, containsText } from "@/lib/api/filters";
 import { pageOf, type Page } from "@/lib/api/pagination";
-import { missingRecord } from "@/lib/api/records";
+import { findVisible } from "@/lib/api/records";
 import { dateFilter, type DateRangeSpec } from "@/lib/api/date-ranges";
 import { toDbDate, todayIn } from "@/lib/api/dates";
 import { visibleClients, visibleJobs } from "@/lib/auth/visibility";
@@ -92,10 +92,13 @@ async function findPageByStatus(caller: Caller, where: Prisma.JobWhereInput, dir
 /** One job by uuid: 404 when it exists nowhere, 403 in another tenant or outside the caller's visibility. */
 export async function getJob(caller: Caller, uuid: string) {
   const visible = visibleJobs(caller);
-  const job = await caller.db.job.findFirst({ where: { uuid }, include: jobDetailInclude(visible) });
-  if (!job) throw await missingRecord("job", uuid);
-  if (visible && (await caller.db.job.count({ where: { AND: [{ id: job.id }, visible] } })) === 0) throw forbidden();
-  return job;
+  const { id } = await findVisible("job", uuid, visible, (extra) =>
+    caller.db.job.findFirst({ where: { AND: [{ uuid }, extra] }, select: { id: true } }),
+  );
+  const job = await caller.db.job.findFirstOrThrow({ where: { id }, include: jobDetailInclude(visible) });
+  // A subtask may be visible (assigned to the caller) while its parent is not: then the parent is not named.
+  const parentHidden = job.parentId !== null && visible && (await caller.db.job.count({ where: { AND: [{ id: job.parentId }, visible] } })) === 0;
+  return parentHidden ? { ...job, parent: null } : job;
 }
 
 /**

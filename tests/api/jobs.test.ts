@@ -465,6 +465,20 @@ describe("visibility", () => {
     expect((await get(parent.uuid)).body.sub_tasks.map((s: any) => s.name)).toEqual(["Hidden subtask"]);
   });
 
+  it("does not name the parent of a visible subtask when the parent itself is hidden", async () => {
+    const email = "assigned@acme.test";
+    const user = await userByEmail(email);
+    const client = await prisma();
+    const hiddenClient = await client.client.findFirstOrThrow({ where: { tenantId: acme, accountManagerId: { not: user.id }, jobs: { none: { assignees: { some: { userId: user.id } } } } } });
+    const parent = await client.job.create({ data: { tenantId: acme, name: "Hidden parent", clientId: hiddenClient.id } });
+    const subtask = await client.job.create({ data: { tenantId: acme, name: "Assigned subtask", parentId: parent.id, assignees: { create: [{ userId: user.id }] } } });
+    const res = await get(subtask.uuid, email);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ is_subtask: true, parent: null, parent_uuid: null });
+    expect(JSON.stringify(res.body)).not.toContain("Hidden parent");
+    expect((await get(subtask.uuid)).body.parent).toEqual({ uuid: parent.uuid, name: "Hidden parent" });
+  });
+
   it("never lists another tenant's jobs", async () => {
     const birchUuids = new Set(uuidsOf(await storedJobs(birch)));
     const acmeList = await listUuids("include_completed=true");
