@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { primaryButton, secondaryButton } from "@/components/styles";
 
 export default function Home() {
   return (
@@ -8,9 +9,15 @@ export default function Home() {
         A JSON API for clients, contacts, jobs, users and time logs, at <code>/api/v1</code>. Create a personal access
         token to call it.
       </p>
-      <Link href="/settings/api-tokens" className="mt-6 inline-block rounded bg-slate-900 px-4 py-2 text-white focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-2 focus-visible:ring-slate-900">
-        Manage API tokens
-      </Link>
+      <div className="mt-6 flex flex-wrap gap-3">
+        <Link href="/settings/api-tokens" className={primaryButton}>
+          Manage API tokens
+        </Link>
+        {/* A plain link: /docs is a route handler's HTML page, not a React page. */}
+        <a href="/docs" className={secondaryButton}>
+          API reference
+        </a>
+      </div>
     </main>
   );
 }
