@@ -13,10 +13,10 @@ export default function Home() {
         <Link href="/settings/api-tokens" className={primaryButton}>
           Manage API tokens
         </Link>
-        {/* A plain link: /docs is a route handler's HTML page, not a React page. */}
-        <a href="/docs" className={secondaryButton}>
+        {/* /docs is a route handler's HTML page: nothing to prefetch, the router loads it as a full page. */}
+        <Link href="/docs" prefetch={false} className={secondaryButton}>
           API reference
-        </a>
+        </Link>
       </div>
     </main>
   );
