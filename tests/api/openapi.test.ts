@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import * as openapi from "@/app/api/v1/openapi.json/route";
 import { openApiDocument } from "@/lib/openapi/document";
 import { assertMatchesContract } from "../support/contract";
+import { importRoute } from "../support/routes";
 
 const API_DIR = path.resolve("app/api/v1");
 
@@ -34,8 +35,8 @@ describe("the document's completeness", () => {
     const files = await routeFiles();
     expect(files.length).toBeGreaterThan(3);
     for (const { file, template } of files) {
-      const route = await import(`@/app/api/v1/${file.replace(/\.ts$/, "")}`);
-      const allow = (await route.OPTIONS(new Request("http://localhost"), { params: Promise.resolve({}) })).headers.get("allow") as string;
+      const route = await importRoute(file);
+      const allow = (await route.OPTIONS!(new Request("http://localhost"), { params: Promise.resolve({}) })).headers.get("allow") as string;
       const methods = allow.split(", ").filter((m) => m !== "OPTIONS").map((m) => m.toLowerCase()).sort();
       expect(Object.keys((doc.paths as Record<string, object>)[template] ?? {}).sort(), template).toEqual(methods);
     }

@@ -1,5 +1,6 @@
 // Finds the route module of each operation of the OpenAPI document, and real records to put in its path, so that
 // sweeps over the document reach every endpoint without naming them.
+import path from "node:path";
 import { operations, type Operation } from "@/lib/openapi/operations";
 import { prisma } from "@/lib/db/client";
 import type { RouteModule } from "./api";
@@ -9,7 +10,12 @@ export { operations, type Operation };
 /** `/clients/{uuid}` → the module of app/api/v1/clients/[uuid]/route.ts. */
 export async function routeModule(template: string): Promise<RouteModule> {
   const dir = template.replace(/^\//, "").replace(/\{(\w+)\}/g, "[$1]");
-  return import(`@/app/api/v1/${dir}/route`);
+  return importRoute(`${dir}/route.ts`);
+}
+
+/** Imports a route file by its path under app/api/v1 (computed at run time, so the bundler cannot list them). */
+export function importRoute(file: string): Promise<RouteModule> {
+  return import(/* @vite-ignore */ path.resolve("app/api/v1", file));
 }
 
 /** The request path of an operation with its parameters filled in. */
