@@ -10,7 +10,7 @@ export default defineConfig({
     globalSetup: ["tests/support/global-setup.ts"],
     setupFiles: ["tests/support/per-file-database.ts"],
     pool: "forks",
-    testTimeout: 30_000,
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     env: {
       DEMO_SEED: "off",
