@@ -2,6 +2,7 @@
 // characters are stored; the value exists once, in the answer to its creation. Used by the CLI and the web page.
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
+import { isStorableText } from "@/lib/api/validation";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { tenantDb } from "@/lib/db/tenant";
 
@@ -12,7 +13,8 @@ export const tokenNameSchema = z
   .string()
   .trim()
   .min(1, "Give the token a name.")
-  .max(100, "The name may be at most 100 characters.");
+  .max(100, "The name may be at most 100 characters.")
+  .refine(isStorableText, "The name may not contain NUL or unpaired surrogate characters.");
 
 export function generateTokenValue(): string {
   return TOKEN_PREFIX + randomBytes(32).toString("base64url");

@@ -24,6 +24,7 @@ describe("minting a token from the terminal (npm run token:create)", () => {
     await expect(createApiTokenForEmail(client, "archived@acme.test", "x")).rejects.toThrow(/No active user/);
     await expect(createApiTokenForEmail(client, "owner@acme.test", "   ")).rejects.toThrow(/name/);
     await expect(createApiTokenForEmail(client, "owner@acme.test", "x".repeat(101))).rejects.toThrow(/100/);
+    await expect(createApiTokenForEmail(client, "owner@acme.test", "nul\u0000name")).rejects.toThrow(/NUL/);
   });
 
   it("revokes only the owner's own tokens", async () => {
