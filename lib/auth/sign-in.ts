@@ -2,6 +2,7 @@
 // provider (lib/auth/options.ts) calls authorizeSignIn; nothing here depends on next-auth.
 import bcrypt from "bcryptjs";
 import { z } from "zod";
+import { isStorableText } from "@/lib/api/validation";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/db/client";
 import { createRateLimiter } from "@/lib/ratelimit";
@@ -16,7 +17,8 @@ export interface SignInIdentity {
 }
 
 const signInSchema = z.object({
-  email: z.string().trim().min(1).max(320),
+  // An email the database cannot hold matches nobody: refused here, like a wrong one.
+  email: z.string().trim().min(1).max(320).refine(isStorableText),
   // bcrypt reads at most 72 bytes; the cap only keeps absurd inputs out.
   password: z.string().min(1).max(1000),
 });

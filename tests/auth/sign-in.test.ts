@@ -54,6 +54,14 @@ describe("checking an email and password", () => {
   });
 });
 
+describe("malformed sign-in input", () => {
+  it("is refused like wrong credentials, never an error", async () => {
+    for (const email of ["owner@acme.test\u0000", "owner\ud800@acme.test", "", 42, null]) {
+      expect(await authorizeSignIn({ email, password: DEMO_PASSWORD }, { "x-forwarded-for": "203.0.113.77" })).toBeNull();
+    }
+  });
+});
+
 describe("sign-in rate limits", () => {
   it("refuses the 11th attempt for one email within 15 minutes, from any address, even with the right password", async () => {
     for (let attempt = 1; attempt <= 10; attempt++) {
