@@ -97,11 +97,16 @@ describe("queries per request do not grow with the page", () => {
   });
 
   it("GET /jobs/{uuid} with 1000 subtasks", async () => {
-    const parent = await (await prisma()).job.findFirstOrThrow({ where: { name: "Bulk parent" } });
-    const few = await (await prisma()).job.findFirstOrThrow({ where: { name: "Bulk job 0" } });
+    const client = await prisma();
+    const parent = await client.job.findFirstOrThrow({ where: { name: "Bulk parent" } });
+    // Another top-level job the user is assigned to, with a single subtask: the same shape, 1000 times smaller.
+    const user = await userByEmail("assigned@acme.test");
+    const few = await client.job.create({ data: { tenantId: user.tenantId, name: "Small parent", assignees: { create: [{ userId: user.id }] } } });
+    await client.job.create({ data: { tenantId: user.tenantId, name: "Only subtask", parentId: few.id, assignees: { create: [{ userId: user.id }] } } });
     const large = await queriesFor(jobByUuid, `jobs/${parent.uuid}`, { uuid: parent.uuid });
     const small = await queriesFor(jobByUuid, `jobs/${few.uuid}`, { uuid: few.uuid });
     expect(large.body.sub_tasks).toHaveLength(1000);
+    expect(small.body.sub_tasks).toHaveLength(1);
     expect(large.count).toBe(small.count);
   });
 });
