@@ -1,7 +1,8 @@
 // Swagger UI's own files, from the swagger-ui-dist package, plus the few lines that start it.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { createRequire } from "node:module";
+// Only the path helper: the package's main module would load the whole browser bundle into the server.
+import getAbsoluteFSPath from "swagger-ui-dist/absolute-path.js";
 
 const ASSETS: Record<string, string> = {
   "swagger-ui.css": "text/css; charset=utf-8",
@@ -10,14 +11,12 @@ const ASSETS: Record<string, string> = {
 
 const INIT = `window.ui = SwaggerUIBundle({ url: "/api/v1/openapi.json", dom_id: "#swagger-ui", deepLinking: true, persistAuthorization: false });`;
 
-const packageDir = () => path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
-
 export async function GET(_request: Request, { params }: { params: Promise<{ asset: string }> }) {
   const { asset } = await params;
   const headers = { "Cache-Control": "public, max-age=86400" };
   if (asset === "init.js") return new Response(INIT, { headers: { ...headers, "Content-Type": ASSETS["swagger-ui-bundle.js"] } });
   const type = ASSETS[asset];
   if (!type) return new Response("Not found", { status: 404 });
-  const body = await readFile(/*turbopackIgnore: true*/ path.join(packageDir(), asset));
+  const body = await readFile(/*turbopackIgnore: true*/ path.join(getAbsoluteFSPath(), asset));
   return new Response(body, { headers: { ...headers, "Content-Type": type } });
 }
