@@ -37,8 +37,12 @@ export async function listClients(caller: Caller, query: z.output<typeof listCli
   return paginated(url, page, total, rows.map((row) => serializeClient(row, fields)));
 }
 
-/** The most client ids a search resolves to up front; a broader term filters row by row instead. */
-const MAX_SEARCH_MATCHES = 10_000;
+/**
+ * The most client ids a search resolves to up front; a broader term filters row by row instead. Every id becomes a
+ * query parameter of the count and the page, and at thousands of ids Prisma's cost in time and memory outgrows the
+ * scan it saves (measured: bench/RESULTS.md).
+ */
+const MAX_SEARCH_MATCHES = 1000;
 
 /**
  * `search` matches the name, reference, registration number or city, or a linked contact's name or email. Written
