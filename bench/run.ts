@@ -46,7 +46,7 @@ interface Scenario {
   floor?: boolean;
 }
 
-const get = (path: string): autocannon.Request => ({ method: "GET", path });
+const get = (target: string): autocannon.Request => ({ method: "GET", path: target });
 const rotate = (values: string[], toPath: (value: string) => string): autocannon.Request[] => values.map((v) => get(toPath(v)));
 
 function scenarios(fixtures: Awaited<ReturnType<typeof loadFixtures>>): Scenario[] {
