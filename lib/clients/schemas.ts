@@ -2,9 +2,9 @@
 import { z } from "zod";
 import { component } from "@/lib/openapi/registry";
 import { paginationQuery } from "@/lib/api/pagination";
-import { queryBoolean, queryInt, queryList, text } from "@/lib/api/validation";
+import { queryBoolean, queryList, text } from "@/lib/api/validation";
 import { contactObject } from "@/lib/contacts/schemas";
-import { recordId } from "@/lib/api/references";
+import { queryId, recordId } from "@/lib/api/references";
 
 export const CLIENT_STATUSES = ["prospect", "active"] as const;
 
@@ -56,8 +56,8 @@ export type UpdateClientInput = z.output<typeof updateClientSchema>;
 
 export const listClientsQuery = z.object({
   search: text(200).optional(),
-  tags: queryList(queryInt()).optional(),
-  country_id: queryInt().optional(),
+  tags: queryList(queryId()).optional(),
+  country_id: queryId().optional(),
   contact_email: text(254).optional(),
   client_status: z.enum(CLIENT_STATUSES).optional(),
   include_archived: queryBoolean().optional(),
