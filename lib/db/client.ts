@@ -24,6 +24,19 @@ export function databaseTarget() {
   return process.env.DATABASE_URL ? `postgres:${process.env.DATABASE_URL}` : `pglite:${pgliteDataDir()}`;
 }
 
+/**
+ * On a serverless host (Vercel sets VERCEL) the embedded database cannot work: its files live on one machine's disk,
+ * which such hosts do not keep. Checked when the server starts (instrumentation.ts) and before opening the database.
+ */
+export function assertDatabaseConfigured() {
+  if (process.env.VERCEL && !process.env.DATABASE_URL) {
+    throw new Error(
+      "DATABASE_URL is not set. The embedded database keeps its files on one machine's disk, which a serverless " +
+        "host does not keep: set DATABASE_URL to a PostgreSQL database.",
+    );
+  }
+}
+
 /** The process's database, opened on first use (the embedded one is migrated, and seeded when empty). */
 export function database(): Promise<Database> {
   const target = databaseTarget();
@@ -56,12 +69,7 @@ async function connect(): Promise<Database> {
     const client = new PrismaClient({ adapter });
     return { prisma: client, kind: "postgres", close: () => client.$disconnect() };
   }
-  if (process.env.VERCEL) {
-    throw new Error(
-      "DATABASE_URL is not set. The embedded database keeps its files on one machine's disk, which a serverless " +
-        "host does not keep: set DATABASE_URL to a PostgreSQL database.",
-    );
-  }
+  assertDatabaseConfigured();
   const pglite = openPGlite();
   await applyMigrations(pglite);
   // pglite-prisma-adapter pins an older driver-adapter-utils: the types differ, the runtime protocol does not.
