@@ -24,6 +24,25 @@ export interface Caller {
   db: TenantDb;
 }
 
+interface TokenOwnerRow {
+  id: number;
+  tenantId: number;
+  tokenHash: string;
+  lastUsedAt: Date | null;
+  userId: number;
+  firstname: string;
+  lastname: string;
+  email: string;
+  timezone: string;
+  clientAccess: ClientAccess;
+  isOwner: boolean;
+  archivedDate: Date | null;
+  roleName: string;
+  permissions: string[] | null;
+  tenantName: string;
+  tenantTimezone: string;
+}
+
 /** `last_used_at` is written at most this often per token, not on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -36,15 +55,21 @@ export function bearerToken(request: Request): string | null {
 export async function authenticate(client: PrismaClient, token: string | null): Promise<Caller> {
   if (!token || !TOKEN_PATTERN.test(token)) throw unauthenticated();
   const hash = hashToken(token);
-  // The one query that runs before the tenant is known: the hash identifies the token and so the tenant.
-  const row = await client.apiToken.findFirst({
-    where: { tokenHash: hash },
-    include: { user: { include: { role: true, tenant: true } } },
-  });
+  // The one query that runs before the tenant is known: the hash identifies the token and so the tenant. One SQL
+  // statement with its joins, since it runs on every request (Prisma's include would take four round trips).
+  const [row] = await client.$queryRaw<TokenOwnerRow[]>`
+    SELECT t.id, t.tenant_id AS "tenantId", t.token_hash AS "tokenHash", t.last_used_at AS "lastUsedAt",
+           u.id AS "userId", u.firstname, u.lastname, u.email::text AS email, u.timezone,
+           u.client_access::text AS "clientAccess", u.is_owner AS "isOwner", u.archived_date AS "archivedDate",
+           r.name AS "roleName", r.permissions, tn.name AS "tenantName", tn.timezone AS "tenantTimezone"
+    FROM api_tokens t
+    JOIN users u ON (u.tenant_id, u.id) = (t.tenant_id, t.user_id)
+    JOIN roles r ON (r.tenant_id, r.id) = (u.tenant_id, u.role_id)
+    JOIN tenants tn ON tn.id = t.tenant_id
+    WHERE t.token_hash = ${hash}`;
   // The lookup already matched on the hash; comparing again in constant time keeps that property explicit.
   if (!row || !timingSafeEqual(Buffer.from(row.tokenHash), Buffer.from(hash))) throw unauthenticated();
-  const { user } = row;
-  if (user.archivedDate) throw unauthenticated();
+  if (row.archivedDate) throw unauthenticated();
 
   const now = Date.now();
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
@@ -60,18 +85,18 @@ export async function authenticate(client: PrismaClient, token: string | null): 
   }
 
   return {
-    tenant: { id: user.tenant.id, name: user.tenant.name, timezone: user.tenant.timezone },
+    tenant: { id: row.tenantId, name: row.tenantName, timezone: row.tenantTimezone },
     user: {
-      id: user.id,
-      firstname: user.firstname,
-      lastname: user.lastname,
-      email: user.email,
-      timezone: user.timezone,
-      clientAccess: user.clientAccess,
-      isOwner: user.isOwner,
+      id: row.userId,
+      firstname: row.firstname,
+      lastname: row.lastname,
+      email: row.email,
+      timezone: row.timezone,
+      clientAccess: row.clientAccess,
+      isOwner: row.isOwner,
     },
-    roleName: user.role.name,
-    permissions: permissionsOf(user, user.role),
+    roleName: row.roleName,
+    permissions: permissionsOf(row, { permissions: row.permissions ?? [] }),
     tokenId: row.id,
     db: tenantDb(client, row.tenantId),
   };
