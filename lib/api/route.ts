@@ -113,7 +113,11 @@ async function readJsonObject(request: Request): Promise<Record<string, unknown>
   }
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await readLimited(request, MAX_BODY_BYTES);
+  const bytes = await readLimited(request, MAX_BODY_BYTES).catch((error) => {
+    // A client that hangs up mid-body (ECONNRESET) is not a server error; nobody is left to read the answer.
+    if (error instanceof ApiError) throw error;
+    throw badRequest("The request body could not be read.");
+  });
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));

@@ -135,3 +135,26 @@ describe("unexpected errors", () => {
     log.mockRestore();
   });
 });
+
+describe("a client that hangs up mid-body", () => {
+  it("gets a 400, and nothing is logged as a server error", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const body = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"name": "par'));
+        controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      },
+    });
+    const request = new Request("http://localhost/api/v1/probe", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    const res = await probe.POST(request, { params: Promise.resolve({}) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ message: "The request body could not be read." });
+    expect(log).not.toHaveBeenCalled();
+    log.mockRestore();
+  });
+});
