@@ -24,24 +24,21 @@ export interface Caller {
   db: TenantDb;
 }
 
-interface TokenOwnerRow {
+/** One row of the authentication query: the token, its user's own fields (as the caller carries them), role and tenant. */
+type TokenOwnerRow = Omit<Caller["user"], "id"> & {
   id: number;
   tenantId: number;
   tokenHash: string;
   lastUsedAt: Date | null;
   userId: number;
-  firstname: string;
-  lastname: string;
-  email: string;
-  timezone: string;
-  clientAccess: ClientAccess;
-  isOwner: boolean;
   archivedDate: Date | null;
   roleName: string;
   permissions: string[] | null;
   tenantName: string;
   tenantTimezone: string;
-}
+};
+
+const pick = <T, K extends keyof T>(from: T, keys: K[]) => Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
 
 /** `last_used_at` is written at most this often per token, not on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -88,12 +85,7 @@ export async function authenticate(client: PrismaClient, token: string | null): 
     tenant: { id: row.tenantId, name: row.tenantName, timezone: row.tenantTimezone },
     user: {
       id: row.userId,
-      firstname: row.firstname,
-      lastname: row.lastname,
-      email: row.email,
-      timezone: row.timezone,
-      clientAccess: row.clientAccess,
-      isOwner: row.isOwner,
+      ...pick(row, ["firstname", "lastname", "email", "timezone", "clientAccess", "isOwner"]),
     },
     roleName: row.roleName,
     permissions: permissionsOf(row, { permissions: row.permissions ?? [] }),
