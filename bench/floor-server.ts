@@ -1,7 +1,7 @@
 // The floor the app is measured against: a bare node:http server with a pg pool, no framework and no ORM, that
 // answers GET /api/v1/clients?limit=&page= (sorted by name) and GET /api/v1/time-logs?range=&per_page=&page= with
-// the statements the app's Prisma queries send (read from the PostgreSQL log), and the app's own serializers and
-// pagination envelope, so the JSON is the same. It authenticates the bearer token in one query and skips what the
+// the statements the app sends (its Prisma queries as read from the PostgreSQL log, and the app's own statement for
+// a client page's relations), and the app's own serializers and pagination envelope, so the JSON is the same. It authenticates the bearer token in one query and skips what the
 // app adds on top (rate limits, validation, visibility rules, last-used stamps): the gap is the framework's cost.
 // Usage: DATABASE_URL=... PORT=3401 tsx bench/floor-server.ts
 import http from "node:http";
@@ -11,6 +11,7 @@ import { pageOf, paginated, type Page } from "@/lib/api/pagination";
 import { parseDateRange, resolveDateRange } from "@/lib/api/date-ranges";
 import { serializeTimeLog } from "@/lib/time-logs/serialize";
 import { serializeClient } from "@/lib/clients/serialize";
+import { clientRelationsSql, NO_RELATIONS, relationsById } from "@/lib/clients/relations";
 import { DEFAULT_CLIENT_PAGE_SIZE } from "@/lib/clients/queries";
 import { DEFAULT_TIME_LOG_PAGE_SIZE } from "@/lib/time-logs/queries";
 
@@ -39,20 +40,13 @@ async function authenticate(request: http.IncomingMessage): Promise<Viewer | nul
 }
 
 const query = (sql: string, params: unknown[]) => pool.query(sql, params).then((r) => r.rows);
-/** Rows grouped by a key, for attaching relation rows to their parents. */
-function groupBy<T>(rows: T[], key: (row: T) => number) {
-  const groups = new Map<number, T[]>();
-  for (const row of rows) groups.set(key(row), [...(groups.get(key(row)) ?? []), row]);
-  return groups;
-}
-
 async function listClients(viewer: Viewer, url: URL) {
   const page = pageFromUrl(url, DEFAULT_CLIENT_PAGE_SIZE);
   const { tenantId } = viewer;
   const [[{ count }], clients, fields] = await Promise.all([
     query(`SELECT COUNT(*)::int AS count FROM clients WHERE is_archived = false AND tenant_id = $1`, [tenantId]),
     query(
-      `SELECT id, uuid, name, client_ref AS "clientRef", reg_number AS "regNumber", website, country_id AS "countryId", state, city,
+      `SELECT id, uuid, name, client_ref AS "clientRef", reg_number AS "regNumber", website, state, city,
               street_address AS "streetAddress", postal_code AS "postalCode", year_end AS "yearEnd", is_archived AS "isArchived",
               client_status::text AS "clientStatus", created_at AS "createdAt"
        FROM clients WHERE is_archived = false AND tenant_id = $1 ORDER BY name ASC, uuid ASC LIMIT $2 OFFSET $3`,
@@ -60,38 +54,9 @@ async function listClients(viewer: Viewer, url: URL) {
     ),
     query(`SELECT id, name, type::text, options FROM custom_fields WHERE tenant_id = $1 ORDER BY position ASC, id ASC`, [tenantId]),
   ]);
-  const clientIds = clients.map((c) => c.id);
-  const [countries, values, contacts] = await Promise.all([
-    query(`SELECT id, name FROM countries WHERE id = ANY($1)`, [clients.map((c) => c.countryId)]),
-    query(`SELECT client_id, field_id AS "fieldId", value FROM custom_field_values WHERE tenant_id = $1 AND client_id = ANY($2)`, [tenantId, clientIds]),
-    query(
-      `SELECT cc.client_id, k.id, k.uuid, k.firstname, k.lastname, k.preferred_name AS "preferredName", k.email,
-              k.phone_number AS "phoneNumber", k.portal_enabled AS "portalEnabled"
-       FROM client_contacts cc JOIN contacts k ON (k.tenant_id, k.id) = (cc.tenant_id, cc.contact_id)
-       WHERE cc.tenant_id = $1 AND cc.client_id = ANY($2) ORDER BY cc.is_primary DESC, k.lastname ASC, k.firstname ASC`,
-      [tenantId, clientIds],
-    ),
-  ]);
-  const links = await query(
-    `SELECT cc.contact_id, c.uuid, c.name FROM client_contacts cc JOIN clients c ON (c.tenant_id, c.id) = (cc.tenant_id, cc.client_id)
-     WHERE cc.tenant_id = $1 AND cc.contact_id = ANY($2) ORDER BY c.name ASC`,
-    [tenantId, contacts.map((k) => k.id)],
-  );
-  const countryNames = new Map(countries.map((c) => [c.id as number, c.name as string]));
-  const valuesByClient = groupBy(values, (v) => v.client_id);
-  const contactsByClient = groupBy(contacts, (k) => k.client_id);
-  const linksByContact = groupBy(links, (l) => l.contact_id);
-  const data = clients.map((c) =>
-    serializeClient(
-      {
-        ...c,
-        country: c.countryId ? { name: countryNames.get(c.countryId) } : null,
-        customValues: valuesByClient.get(c.id) ?? [],
-        contacts: (contactsByClient.get(c.id) ?? []).map((k) => ({ contact: { ...k, clients: (linksByContact.get(k.id) ?? []).map((client) => ({ client })) } })),
-      },
-      fields,
-    ),
-  );
+  const relationsSql = clientRelationsSql(tenantId, clients.map((c) => c.id));
+  const relations = relationsById(await query(relationsSql.text, relationsSql.values), () => true);
+  const data = clients.map((c) => serializeClient(c, relations.get(c.id) ?? NO_RELATIONS, fields));
   return paginated(url, page, count, data);
 }
 

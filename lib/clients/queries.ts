@@ -7,7 +7,8 @@ import { visibleClients } from "@/lib/auth/visibility";
 import { containsPattern, containsText, startsWithText } from "@/lib/api/filters";
 import { tenantCustomFields } from "./custom-fields";
 import type { listClientsQuery, searchClientsQuery } from "./schemas";
-import { clientInclude, serializeClient } from "./serialize";
+import { loadClientRelations, NO_RELATIONS } from "./relations";
+import { clientSelect, serializeClient } from "./serialize";
 import type { z } from "zod";
 
 export const DEFAULT_CLIENT_PAGE_SIZE = 1000;
@@ -31,10 +32,11 @@ export async function listClients(caller: Caller, query: z.output<typeof listCli
   const page = pageOf(query, DEFAULT_CLIENT_PAGE_SIZE);
   const [total, rows, fields] = await Promise.all([
     caller.db.client.count({ where }),
-    caller.db.client.findMany({ where, orderBy, skip: page.skip, take: page.take, include: clientInclude(caller) }),
+    caller.db.client.findMany({ where, orderBy, skip: page.skip, take: page.take, select: clientSelect }),
     tenantCustomFields(caller.db),
   ]);
-  return paginated(url, page, total, rows.map((row) => serializeClient(row, fields)));
+  const relations = await loadClientRelations(caller, rows.map((row) => row.id));
+  return paginated(url, page, total, rows.map((row) => serializeClient(row, relations.get(row.id) ?? NO_RELATIONS, fields)));
 }
 
 /**
@@ -109,9 +111,10 @@ export async function getClient(caller: Caller, uuid: string) {
 
 /** The wire shape of a client by id (after a write, or once visibility is settled). */
 export async function loadClient(caller: Caller, id: number) {
-  const [row, fields] = await Promise.all([
-    caller.db.client.findFirstOrThrow({ where: { id }, include: clientInclude(caller) }),
+  const [row, relations, fields] = await Promise.all([
+    caller.db.client.findFirstOrThrow({ where: { id }, select: clientSelect }),
+    loadClientRelations(caller, [id]),
     tenantCustomFields(caller.db),
   ]);
-  return serializeClient(row, fields);
+  return serializeClient(row, relations.get(id) ?? NO_RELATIONS, fields);
 }

@@ -1,23 +1,30 @@
 // Wire shape of a client: the spec's fields, the linked contacts, and every custom field of the tenant.
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { Caller } from "@/lib/api/caller";
-import { contactInclude, serializeContact } from "@/lib/contacts/serialize";
+import { serializeContact } from "@/lib/contacts/serialize";
+import type { ClientRelations } from "./relations";
 import { customFieldKeys, type FieldDefinition } from "./custom-fields";
 import type { z } from "zod";
 import type { clientObject } from "./schemas";
 
-export function clientInclude(caller: Caller) {
-  return {
-    country: { select: { name: true } },
-    customValues: { select: { fieldId: true, value: true } },
-    contacts: {
-      include: { contact: { include: contactInclude(caller) } },
-      orderBy: [{ isPrimary: "desc" }, { contact: { lastname: "asc" } }, { contact: { firstname: "asc" } }],
-    },
-  } satisfies Prisma.ClientInclude;
-}
+/** A client's own columns; the rest of its wire shape comes from lib/clients/relations. */
+export const clientSelect = {
+  id: true,
+  uuid: true,
+  name: true,
+  clientRef: true,
+  regNumber: true,
+  website: true,
+  state: true,
+  city: true,
+  streetAddress: true,
+  postalCode: true,
+  yearEnd: true,
+  isArchived: true,
+  clientStatus: true,
+  createdAt: true,
+} satisfies Prisma.ClientSelect;
 
-export type ClientRow = Prisma.ClientGetPayload<{ include: ReturnType<typeof clientInclude> }>;
+export type ClientColumns = Prisma.ClientGetPayload<{ select: typeof clientSelect }>;
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
@@ -27,16 +34,16 @@ export function yearEndText(yearEnd: string): string {
   return `${day} ${MONTHS[month - 1]}`;
 }
 
-export function serializeClient(client: ClientRow, fields: FieldDefinition[]): z.output<typeof clientObject> {
+export function serializeClient(client: ClientColumns, relations: ClientRelations, fields: FieldDefinition[]): z.output<typeof clientObject> {
   return {
     // Custom fields first: built-in keys must win should a name ever collide.
-    ...customFieldKeys(fields, client.customValues),
+    ...customFieldKeys(fields, relations.customValues),
     uuid: client.uuid,
     name: client.name,
     client_id: client.clientRef,
     reg_number: client.regNumber,
     website: client.website,
-    country: client.country?.name ?? null,
+    country: relations.country,
     state: client.state,
     city: client.city,
     street_address: client.streetAddress,
@@ -46,6 +53,6 @@ export function serializeClient(client: ClientRow, fields: FieldDefinition[]): z
     is_archived: client.isArchived,
     client_status: client.clientStatus,
     created_at: client.createdAt.toISOString(),
-    contacts: client.contacts.map(({ contact }) => serializeContact(contact)),
+    contacts: relations.contacts.map(serializeContact),
   };
 }

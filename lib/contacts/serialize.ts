@@ -1,5 +1,5 @@
 // Wire shape of a contact.
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Contact, Prisma } from "@/lib/generated/prisma/client";
 import type { Caller } from "@/lib/api/caller";
 import { visibleClients } from "@/lib/auth/visibility";
 import type { z } from "zod";
@@ -17,9 +17,12 @@ export function contactInclude(caller: Caller) {
   } satisfies Prisma.ContactInclude;
 }
 
-export type ContactRow = Prisma.ContactGetPayload<{ include: ReturnType<typeof contactInclude> }>;
+/** What serializing a contact reads: a row loaded with contactInclude, or a client's contact (lib/clients/relations). */
+export type ContactShape = Pick<Contact, "uuid" | "firstname" | "lastname" | "preferredName" | "email" | "phoneNumber" | "portalEnabled"> & {
+  clients: { client: { uuid: string; name: string } }[];
+};
 
-export function serializeContact(contact: ContactRow): z.output<typeof contactObject> {
+export function serializeContact(contact: ContactShape): z.output<typeof contactObject> {
   return {
     uuid: contact.uuid,
     firstname: contact.firstname,

@@ -225,6 +225,38 @@ describe("client visibility", () => {
     expect(res.body).toEqual({ message: expect.any(String) });
   });
 
+  it("lists, under a shared contact, only the clients the user may see, and the primary contact first", async () => {
+    const casey = await userByEmail("assigned@acme.test");
+    const db = await prisma();
+    const [visible] = await acmeClients({ isArchived: false, accountManagerId: casey.id });
+    const [hidden] = await acmeClients({ NOT: { accountManagerId: casey.id }, jobs: { none: { assignees: { some: { userId: casey.id } } } } });
+    const shared = await db.contact.create({
+      data: { tenantId: acmeId, firstname: "Shared", lastname: "Aaronson", preferredName: "Shared", email: "shared.contact@example.test" },
+    });
+    const primary = await db.contact.create({
+      data: { tenantId: acmeId, firstname: "Pat", lastname: "Zuckerman", preferredName: "Pat", email: "primary.contact@example.test" },
+    });
+    await db.clientContact.createMany({
+      data: [
+        { tenantId: acmeId, clientId: visible.id, contactId: shared.id },
+        { tenantId: acmeId, clientId: hidden.id, contactId: shared.id },
+        { tenantId: acmeId, clientId: visible.id, contactId: primary.id, isPrimary: true },
+      ],
+    });
+    const link = (c: { uuid: string; name: string }) => ({ uuid: c.uuid, name: c.name });
+    const contactsOf = (client: { contacts: { uuid: string; clients: unknown[] }[] }) =>
+      client.contacts.filter((c) => c.uuid === shared.uuid || c.uuid === primary.uuid);
+    const caseyToken = await tokenFor("assigned@acme.test");
+    const listed = (await list("", caseyToken)).body.data.find((c: { uuid: string }) => c.uuid === visible.uuid);
+    const read = (await call(clientRoute, "GET", `clients/${visible.uuid}`, { token: caseyToken, params: { uuid: visible.uuid } })).body;
+    for (const client of [listed, read]) {
+      expect(contactsOf(client).map((c) => c.uuid)).toEqual([primary.uuid, shared.uuid]);
+      expect(contactsOf(client)[1].clients).toEqual([link(visible)]);
+    }
+    const asOwner = (await call(clientRoute, "GET", `clients/${visible.uuid}`, { token: owner, params: { uuid: visible.uuid } })).body;
+    expect(contactsOf(asOwner)[1].clients).toEqual((await acmeClients({ id: { in: [visible.id, hidden.id] } })).map(link));
+  });
+
   it("lets a Standard user with access to all clients see them all", async () => {
     const res = await list("", await tokenFor("standard@acme.test"));
     expect(res.body.meta.total).toBe((await acmeClients({ isArchived: false })).length);
