@@ -16,9 +16,6 @@ export function startsWithText(text: string): Prisma.StringFilter {
 
 const literal = (text: string) => text.replace(/[\\%_]/g, "\\$&");
 
-/** The ILIKE pattern of `containsText`, for raw SQL: the text taken literally, anywhere in the value. */
-export const containsPattern = (text: string) => `%${literal(text)}%`;
-
 /** The conjunction of the filters that apply; `false` and `undefined` stand for a filter the caller did not ask for. */
 export function allOf<W>(filters: (W | false | undefined)[]): { AND: W[] } {
   return { AND: filters.filter((f): f is W => !!f) };

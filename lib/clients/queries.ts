@@ -4,7 +4,7 @@ import type { Caller } from "@/lib/api/caller";
 import { pageOf, paginated } from "@/lib/api/pagination";
 import { findVisible } from "@/lib/api/records";
 import { visibleClients } from "@/lib/auth/visibility";
-import { containsPattern, containsText, startsWithText } from "@/lib/api/filters";
+import { containsText, startsWithText } from "@/lib/api/filters";
 import { tenantCustomFields } from "./custom-fields";
 import type { listClientsQuery, searchClientsQuery } from "./schemas";
 import { loadClientRelations, NO_RELATIONS } from "./relations";
@@ -22,7 +22,9 @@ export async function listClients(caller: Caller, query: z.output<typeof listCli
   if (query.tags?.length) filters.push({ tags: { some: { tagId: { in: query.tags } } } });
   // citext makes this equality case-insensitive, and it can use the (tenant_id, email) index.
   if (query.contact_email) filters.push({ contacts: { some: { contact: { email: query.contact_email } } } });
-  if (query.search) filters.push(await searchFilter(caller, query.search));
+  // The name, reference, registration number, city and linked contacts' names and emails, kept in one column by
+  // database triggers so that one trigram index serves any term (prisma/migrations/…_client_search_text).
+  if (query.search) filters.push({ searchText: containsText(query.search) });
   const where = { AND: filters };
   const direction = query.sort_direction ?? "asc";
   const orderBy: Prisma.ClientOrderByWithRelationInput[] = [
@@ -37,45 +39,6 @@ export async function listClients(caller: Caller, query: z.output<typeof listCli
   ]);
   const relations = await loadClientRelations(caller, rows.map((row) => row.id));
   return paginated(url, page, total, rows.map((row) => serializeClient(row, relations.get(row.id) ?? NO_RELATIONS, fields)));
-}
-
-/**
- * The most client ids a search resolves to up front; a broader term filters row by row instead. Every id becomes a
- * query parameter of the count and the page, and at thousands of ids Prisma's cost in time and memory outgrows the
- * scan it saves (measured: bench/RESULTS.md).
- */
-const MAX_SEARCH_MATCHES = 1000;
-
-/**
- * `search` matches the name, reference, registration number or city, or a linked contact's name or email. Written
- * as one Prisma filter, PostgreSQL scans every client of the tenant: the OR over a related table rules out combining
- * indexes, and Prisma compares citext columns with citext's ILIKE, which the trigram indexes cannot serve. So the
- * matching ids are found first by SQL that the trigram indexes answer (citext cast to text, same case-insensitive
- * match); a term matching very many clients keeps the plain filter, for which a scan is then the right plan anyway.
- */
-async function searchFilter(caller: Caller, search: string): Promise<Prisma.ClientWhereInput> {
-  const pattern = containsPattern(search);
-  const tenantId = caller.tenant.id; // raw SQL: the tenant-scoped client cannot add it
-  const matches = await caller.db.$queryRaw<{ id: number }[]>`
-    SELECT id FROM clients
-    WHERE tenant_id = ${tenantId}
-      AND (name ILIKE ${pattern} OR client_ref::text ILIKE ${pattern} OR reg_number::text ILIKE ${pattern} OR city ILIKE ${pattern})
-    UNION
-    SELECT link.client_id FROM contacts JOIN client_contacts AS link ON (link.tenant_id, link.contact_id) = (contacts.tenant_id, contacts.id)
-    WHERE contacts.tenant_id = ${tenantId}
-      AND (firstname ILIKE ${pattern} OR lastname ILIKE ${pattern} OR email::text ILIKE ${pattern})
-    LIMIT ${MAX_SEARCH_MATCHES + 1}`;
-  if (matches.length <= MAX_SEARCH_MATCHES) return { id: { in: matches.map((m) => m.id) } };
-  const term = containsText(search);
-  return {
-    OR: [
-      { name: term },
-      { clientRef: term },
-      { regNumber: term },
-      { city: term },
-      { contacts: { some: { contact: { OR: [{ firstname: term }, { lastname: term }, { email: term }] } } } },
-    ],
-  };
 }
 
 /** Quick search by name for pickers: prefix matches first, then other matches; archived clients left out. */

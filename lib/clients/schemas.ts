@@ -55,7 +55,9 @@ export type CreateClientInput = z.output<typeof createClientSchema>;
 export type UpdateClientInput = z.output<typeof updateClientSchema>;
 
 export const listClientsQuery = z.object({
-  search: text(200).optional(),
+  // One line: the fields it matches are stored one per line (lib/clients/queries.ts), and no field is searched
+  // across a line break.
+  search: text(200).refine((s) => !s.includes("\n"), "Must be a single line.").optional(),
   tags: queryList(queryId()).optional(),
   country_id: queryId().optional(),
   contact_email: text(254).optional(),

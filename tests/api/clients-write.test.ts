@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as clientRoute from "@/app/api/v1/clients/[uuid]/route";
+import * as contactRoute from "@/app/api/v1/contacts/[uuid]/route";
 import { prisma } from "@/lib/db/client";
 import { tenantDb } from "@/lib/db/tenant";
 import { acceptProposal } from "@/lib/clients/status";
@@ -336,6 +337,50 @@ describe("PUT /clients/{uuid}", () => {
     expect((await update(hidden.uuid, { name: "Hidden" }, await tokenFor("assigned@acme.test"))).status).toBe(403);
 
     expect((await update("00000000-0000-4000-8000-000000000000", { name: "Ghost" })).status).toBe(404);
+  });
+});
+
+describe("search after writes", () => {
+  // `search` reads a text that database triggers keep (migration …_client_search_text): every write it depends on
+  // must show in the next search.
+  const found = async (term: string) =>
+    (await call(clientsRoute, "GET", `clients?search=${encodeURIComponent(term)}`, { token: owner })).body.data.map((c: { uuid: string }) => c.uuid);
+
+  it("finds a client by what it was created with, its own fields and its contact's", async () => {
+    const ref = fresh("SRCH");
+    const lastname = fresh("Quorum");
+    const res = await create({ name: fresh("Searchable"), client_id: ref, city: "Penzance", contact: { firstname: "Zebedee", lastname, email: `${lastname}@example.test` } });
+    expect(res.status).toBe(201);
+    for (const term of [ref.toLowerCase(), lastname.toUpperCase(), `${lastname}@example`]) expect(await found(term)).toEqual([res.body.uuid]);
+  });
+
+  it("follows renames of the client and of its contacts, and contacts linked and unlinked", async () => {
+    const lastname = fresh("Marazion");
+    const client = (await create({ name: fresh("Renamed"), contact: { firstname: "Ada", lastname, email: `${fresh("ada")}@example.test` } })).body;
+    const contact = client.contacts[0];
+    const newName = fresh("Porthleven");
+    expect((await update(client.uuid, { name: newName })).status).toBe(200);
+    expect(await found(newName)).toEqual([client.uuid]);
+
+    const newLastname = fresh("Mousehole");
+    const renamed = await call(contactRoute, "PUT", `contacts/${contact.uuid}`, { token: owner, body: { lastname: newLastname }, params: { uuid: contact.uuid } });
+    expect(renamed.status).toBe(200);
+    expect(await found(lastname)).toEqual([]);
+    expect(await found(newLastname)).toEqual([client.uuid]);
+
+    const db = await prisma();
+    const stored = await db.client.findFirstOrThrow({ where: { uuid: client.uuid } });
+    const storedContact = await db.contact.findFirstOrThrow({ where: { uuid: contact.uuid } });
+    await db.clientContact.delete({ where: { tenantId_clientId_contactId: { tenantId: acmeId, clientId: stored.id, contactId: storedContact.id } } });
+    expect(await found(newLastname)).toEqual([]);
+    await db.clientContact.create({ data: { tenantId: acmeId, clientId: stored.id, contactId: storedContact.id } });
+    expect(await found(newLastname)).toEqual([client.uuid]);
+  });
+
+  it("is a 422 for a search term of more than one line, which no field is searched across", async () => {
+    const res = await call(clientsRoute, "GET", `clients?search=${encodeURIComponent("Leeds\nAC-001")}`, { token: owner });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(["search"]);
   });
 });
 
