@@ -104,8 +104,8 @@ class Server {
     this.sampler = setInterval(() => void this.sample(), 200);
   }
 
-  static async start(name: string, port: number, args: string[], env: Record<string, string>) {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+  static async start(name: string, port: number, command: string[], env: Record<string, string>) {
+    const child = spawn(command[0], command.slice(1), { env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
     const server = new Server(name, port, child);
     await server.ready();
     return server;
@@ -208,8 +208,11 @@ const appEnv = {
 
 const tokens: BenchTokens = JSON.parse(await readFile(TOKENS_FILE, "utf8"));
 const list = scenarios(await loadFixtures());
-const app = await Server.start("app", APP_PORT, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(APP_PORT)], appEnv);
-const floor = await Server.start("floor", FLOOR_PORT, ["--import", "tsx", path.join("bench", "floor-server.ts")], {});
+// The app runs as `npm start` runs it (its heap limit included), without npm's own process in the measured tree.
+const { scripts } = JSON.parse(await readFile("package.json", "utf8"));
+const appPath = `${path.resolve("node_modules", ".bin")}:${process.env.PATH}`;
+const app = await Server.start("app", APP_PORT, ["/bin/sh", "-c", `${scripts.start} -p ${APP_PORT}`], { ...appEnv, PATH: appPath });
+const floor = await Server.start("floor", FLOOR_PORT, [process.execPath, "--import", "tsx", path.join("bench", "floor-server.ts")], {});
 
 const loadBefore = os.loadavg()[0];
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
