@@ -68,7 +68,7 @@ async function listTimeLogs(viewer: Viewer, url: URL) {
   const where = `tenant_id = $1 AND ($2::date IS NULL OR date >= $2) AND ($3::date IS NULL OR date <= $3)`;
   const params = [viewer.tenantId, from ?? null, to ?? null];
   const [[{ count }], logs] = await Promise.all([
-    query(`SELECT COUNT(*)::int AS count FROM time_logs WHERE ${where}`, params),
+    query(`SELECT COALESCE(SUM(count), 0)::int AS count FROM time_log_day_counts WHERE ${where}`, params),
     query(
       `SELECT uuid, note, minutes, date, created_at AS "createdAt", updated_at AS "updatedAt", client_id, job_id, user_id
        FROM time_logs WHERE ${where} ORDER BY date DESC, created_at DESC, uuid ASC LIMIT $4 OFFSET $5`,
