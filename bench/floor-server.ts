@@ -1,7 +1,7 @@
 // The floor the app is measured against: a bare node:http server with a pg pool, no framework and no ORM, that
 // answers GET /api/v1/clients?limit=&page= (sorted by name) and GET /api/v1/time-logs?range=&per_page=&page= with
-// the statements the app sends (its Prisma queries as read from the PostgreSQL log, and the app's own statement for
-// a client page's relations), and the app's own serializers and pagination envelope, so the JSON is the same. It authenticates the bearer token in one query and skips what the
+// the statements the app sends (its Prisma queries as read from the PostgreSQL log, and the app's own statements
+// for what a page of clients or time logs refers to), and the app's own serializers and pagination envelope, so the JSON is the same. It authenticates the bearer token in one query and skips what the
 // app adds on top (rate limits, validation, visibility rules, last-used stamps): the gap is the framework's cost.
 // Usage: DATABASE_URL=... PORT=3401 tsx bench/floor-server.ts
 import http from "node:http";
@@ -10,6 +10,7 @@ import { hashToken } from "@/lib/tokens";
 import { pageOf, paginated, type Page } from "@/lib/api/pagination";
 import { parseDateRange, resolveDateRange } from "@/lib/api/date-ranges";
 import { serializeTimeLog } from "@/lib/time-logs/serialize";
+import { timeLogRelationsSql, withRelations } from "@/lib/time-logs/relations";
 import { serializeClient } from "@/lib/clients/serialize";
 import { clientRelationsSql, NO_RELATIONS, relationsById } from "@/lib/clients/relations";
 import { DEFAULT_CLIENT_PAGE_SIZE } from "@/lib/clients/queries";
@@ -70,21 +71,15 @@ async function listTimeLogs(viewer: Viewer, url: URL) {
   const [[{ count }], logs] = await Promise.all([
     query(`SELECT COALESCE(SUM(count), 0)::int AS count FROM time_log_day_counts WHERE ${where}`, params),
     query(
-      `SELECT uuid, note, minutes, date, created_at AS "createdAt", updated_at AS "updatedAt", client_id, job_id, user_id
+      `SELECT uuid, note, minutes, date, created_at AS "createdAt", updated_at AS "updatedAt", client_id AS "clientId",
+              job_id AS "jobId", user_id AS "userId"
        FROM time_logs WHERE ${where} ORDER BY date DESC, created_at DESC, uuid ASC LIMIT $4 OFFSET $5`,
       [...params, page.take, page.skip],
     ),
   ]);
-  const byId = async (sql: string, ids: number[]) => new Map((await query(sql, [viewer.tenantId, ids])).map((r) => [r.id as number, r]));
-  const [clients, jobs, users] = await Promise.all([
-    byId(`SELECT id, uuid, name FROM clients WHERE tenant_id = $1 AND id = ANY($2)`, logs.map((l) => l.client_id)),
-    byId(`SELECT id, uuid, name FROM jobs WHERE tenant_id = $1 AND id = ANY($2)`, logs.map((l) => l.job_id)),
-    byId(`SELECT id, firstname, lastname FROM users WHERE tenant_id = $1 AND id = ANY($2)`, logs.map((l) => l.user_id)),
-  ]);
-  const nameOf = (row?: { uuid: string; name: string }) => (row ? { uuid: row.uuid, name: row.name } : null);
-  const data = logs.map((l) =>
-    serializeTimeLog({ ...l, client: nameOf(clients.get(l.client_id)), job: nameOf(jobs.get(l.job_id)), user: users.get(l.user_id) }),
-  );
+  const relationsSql = timeLogRelationsSql(viewer.tenantId, logs);
+  const [relations] = logs.length ? await query(relationsSql.text, relationsSql.values) : [{ clients: [], jobs: [], users: [] }];
+  const data = withRelations(logs, relations).map(serializeTimeLog);
   return paginated(url, page, count, data);
 }
 

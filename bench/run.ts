@@ -171,10 +171,24 @@ interface Measurement {
 
 /**
  * Waits until the server has worked off what the load left queued: autocannon stops on time and drops requests still
- * in flight, which the server finishes anyway, and that backlog must not slow the next measurement.
+ * in flight, which the server finishes anyway (and PostgreSQL runs their statements to the end), and that backlog
+ * must not slow the next measurement. Settled means PostgreSQL has run no statement but ours for half a second.
  */
-async function settle(port: number, token: string) {
-  await fetch(`http://127.0.0.1:${port}/api/v1/me`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(60_000) }).catch(() => {});
+async function settle() {
+  const session = new pg.Client({ connectionString: databaseUrl });
+  await session.connect();
+  try {
+    const deadline = Date.now() + 60_000;
+    for (let quiet = 0; quiet < 5 && Date.now() < deadline; ) {
+      const { rows } = await session.query(
+        "SELECT count(*)::int AS busy FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()",
+      );
+      quiet = rows[0].busy === 0 ? quiet + 1 : 0;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await session.end();
+  }
 }
 
 async function measure(port: number, token: string, requests: autocannon.Request[], seconds: number): Promise<Measurement> {
@@ -185,7 +199,7 @@ async function measure(port: number, token: string, requests: autocannon.Request
     headers: { Authorization: `Bearer ${token}`, Accept: "application/json", "Content-Type": "application/json" },
     requests,
   });
-  await settle(port, token);
+  await settle();
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,

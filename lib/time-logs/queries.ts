@@ -5,7 +5,8 @@ import { allOf, containsText } from "@/lib/api/filters";
 import { pageOf } from "@/lib/api/pagination";
 import { dateFilter } from "@/lib/api/date-ranges";
 import type { TimeLogListQuery } from "./schemas";
-import { timeLogSelect } from "./serialize";
+import { loadTimeLogRelations } from "./relations";
+import { timeLogColumns } from "./serialize";
 
 export const DEFAULT_TIME_LOG_PAGE_SIZE = 100;
 
@@ -41,19 +42,19 @@ async function countTimeLogs(caller: Caller, query: TimeLogListQuery, now: Date,
   return days._sum.count ?? 0;
 }
 
-/** One page of time logs, newest first, and the total: two queries, whatever the page size. */
+/** One page of time logs, newest first, and the total: three statements, whatever the page size. */
 export async function listTimeLogs(caller: Caller, query: TimeLogListQuery, now = new Date()) {
   const where = listWhere(caller, query, now);
   const page = pageOf(query, DEFAULT_TIME_LOG_PAGE_SIZE);
-  const [rows, total] = await Promise.all([
+  const [logs, total] = await Promise.all([
     caller.db.timeLog.findMany({
       where,
-      select: timeLogSelect,
+      select: timeLogColumns,
       orderBy: [{ date: "desc" }, { createdAt: "desc" }, { uuid: "asc" }],
       skip: page.skip,
       take: page.take,
     }),
     countTimeLogs(caller, query, now, where),
   ]);
-  return { page, total, rows };
+  return { page, total, rows: await loadTimeLogRelations(caller, logs) };
 }

@@ -5,19 +5,26 @@ import { serializeUserName } from "@/lib/users/serialize";
 import type { z } from "zod";
 import type { timeLogObject } from "./schemas";
 
-export const timeLogSelect = {
+/** A time log's own columns; the client, job and user it names come from lib/time-logs/relations. */
+export const timeLogColumns = {
   uuid: true,
   note: true,
   minutes: true,
   date: true,
   createdAt: true,
   updatedAt: true,
-  client: { select: { uuid: true, name: true } },
-  job: { select: { uuid: true, name: true } },
-  user: { select: { id: true, firstname: true, lastname: true } },
+  clientId: true,
+  jobId: true,
+  userId: true,
 } satisfies Prisma.TimeLogSelect;
 
-export type TimeLogRow = Prisma.TimeLogGetPayload<{ select: typeof timeLogSelect }>;
+export type TimeLogColumns = Prisma.TimeLogGetPayload<{ select: typeof timeLogColumns }>;
+
+export type TimeLogRow = Omit<TimeLogColumns, "clientId" | "jobId" | "userId"> & {
+  client: { uuid: string; name: string } | null;
+  job: { uuid: string; name: string } | null;
+  user: { id: number; firstname: string; lastname: string };
+};
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
