@@ -8,7 +8,7 @@ import { containsText, startsWithText } from "@/lib/api/filters";
 import { tenantCustomFields } from "./custom-fields";
 import type { listClientsQuery, searchClientsQuery } from "./schemas";
 import { loadClientRelations, NO_RELATIONS } from "./relations";
-import { clientSelect, serializeClient } from "./serialize";
+import { clientSelect, serializeClient, type ClientColumns } from "./serialize";
 import type { z } from "zod";
 
 export const DEFAULT_CLIENT_PAGE_SIZE = 1000;
@@ -32,13 +32,36 @@ export async function listClients(caller: Caller, query: z.output<typeof listCli
     { uuid: direction },
   ];
   const page = pageOf(query, DEFAULT_CLIENT_PAGE_SIZE);
-  const [total, rows, fields] = await Promise.all([
-    caller.db.client.count({ where }),
-    caller.db.client.findMany({ where, orderBy, skip: page.skip, take: page.take, select: clientSelect }),
+  const findPage = (filter: Prisma.ClientWhereInput) =>
+    caller.db.client.findMany({ where: filter, orderBy, skip: page.skip, take: page.take, select: clientSelect });
+  const [[total, rows], fields] = await Promise.all([
+    query.search ? searchPage(caller, where, findPage) : Promise.all([caller.db.client.count({ where }), findPage(where)]),
     tenantCustomFields(caller.db),
   ]);
   const relations = await loadClientRelations(caller, rows.map((row) => row.id));
   return paginated(url, page, total, rows.map((row) => serializeClient(row, relations.get(row.id) ?? NO_RELATIONS, fields)));
+}
+
+/** Above this many matches a search pages with its filter alone (see searchPage). */
+const MAX_SEARCH_IDS = 1000;
+
+/**
+ * A search's matches can cluster in name order (every "Kestrel …" client sits under K), and PostgreSQL, planning
+ * `ORDER BY name LIMIT` as if they were spread evenly, then walks the name index through tens of thousands of other
+ * clients to fill a page (100–220 ms on the bench data). The count, a trigram index scan, tells how many there are;
+ * when they are few, their ids are found the same way and named in the page's filter, which makes the page a sort of
+ * those clients alone (about 6 ms). Thousands of ids would cost Prisma more than the walk (bench/RESULTS.md).
+ */
+async function searchPage(
+  caller: Caller,
+  where: Prisma.ClientWhereInput,
+  findPage: (filter: Prisma.ClientWhereInput) => Promise<ClientColumns[]>,
+): Promise<[number, ClientColumns[]]> {
+  const total = await caller.db.client.count({ where });
+  if (total === 0) return [0, []];
+  if (total > MAX_SEARCH_IDS) return [total, await findPage(where)];
+  const matches = await caller.db.client.findMany({ where, select: { id: true } });
+  return [total, await findPage({ AND: [where, { id: { in: matches.map((match) => match.id) } }] })];
 }
 
 /** Quick search by name for pickers: prefix matches first, then other matches; archived clients left out. */
