@@ -1,8 +1,9 @@
 // The floor the app is measured against: a bare node:http server with a pg pool, no framework and no ORM, that
 // answers GET /api/v1/clients?limit=&page= (sorted by name) and GET /api/v1/time-logs?range=&per_page=&page= with
 // the statements the app sends (its Prisma queries as read from the PostgreSQL log, and the app's own statements
-// for what a page of clients or time logs refers to), and the app's own serializers and pagination envelope, so the JSON is the same. It authenticates the bearer token in one query and skips what the
-// app adds on top (rate limits, validation, visibility rules, last-used stamps): the gap is the framework's cost.
+// for what a page of clients or time logs refers to), and the app's own serializers and pagination envelope, so the
+// JSON is the same. It authenticates the bearer token in one query and skips what the app adds on top (rate limits,
+// validation, visibility rules, last-used stamps): the gap is the framework's cost.
 // Usage: DATABASE_URL=... PORT=3401 tsx bench/floor-server.ts
 import http from "node:http";
 import pg from "pg";

@@ -19,13 +19,17 @@ function dayFilters(caller: Caller, query: TimeLogListQuery, now: Date) {
   ];
 }
 
-function listWhere(caller: Caller, query: TimeLogListQuery, now: Date): Prisma.TimeLogWhereInput {
-  return allOf<Prisma.TimeLogWhereInput>([
-    ...dayFilters(caller, query, now),
+/** The filters the per-day counts cannot answer. */
+function otherFilters(query: TimeLogListQuery): (Prisma.TimeLogWhereInput | false | undefined)[] {
+  return [
     query.client_uuid !== undefined && { client: { uuid: query.client_uuid } },
     query.tasks && { job: { uuid: { in: query.tasks } } },
     query.search !== undefined && { note: containsText(query.search) },
-  ]);
+  ];
+}
+
+function listWhere(caller: Caller, query: TimeLogListQuery, now: Date): Prisma.TimeLogWhereInput {
+  return allOf<Prisma.TimeLogWhereInput>([...dayFilters(caller, query, now), ...otherFilters(query)]);
 }
 
 /**
@@ -34,7 +38,7 @@ function listWhere(caller: Caller, query: TimeLogListQuery, now: Date): Prisma.T
  * the same.
  */
 async function countTimeLogs(caller: Caller, query: TimeLogListQuery, now: Date, where: Prisma.TimeLogWhereInput) {
-  if (query.client_uuid !== undefined || query.tasks || query.search !== undefined) return caller.db.timeLog.count({ where });
+  if (otherFilters(query).some(Boolean)) return caller.db.timeLog.count({ where });
   const days = await caller.db.timeLogDayCount.aggregate({
     where: allOf<Prisma.TimeLogDayCountWhereInput>(dayFilters(caller, query, now)),
     _sum: { count: true },
