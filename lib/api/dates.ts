@@ -29,10 +29,19 @@ export const fromDbDateOrNull = (date: Date | null) => (date ? fromDbDate(date) 
 /** The day `days` after (or before) a calendar date. */
 export const addDays = (day: string, days: number) => fromDbDate(new Date(toDbDate(day).getTime() + days * DAY_MS));
 
+// One formatter per time zone, built once: building one takes about 60 µs, using it about 1 µs, and every list
+// filtered by a named date range asks. Only valid IANA names get here (an unknown one throws), so the map stays small.
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar date at `now` in an IANA time zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
-  // en-CA formats dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    // en-CA formats dates as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(now);
 }
 
 /** A date as people read it, e.g. `21 Nov 2026` (fixed month names: ICU's short names vary by version). */

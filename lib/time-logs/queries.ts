@@ -10,8 +10,10 @@ import { timeLogColumns } from "./serialize";
 
 export const DEFAULT_TIME_LOG_PAGE_SIZE = 100;
 
+type Filter<T> = T | false | undefined;
+
 /** The filters a list of time logs shares with the per-day counts: dates and users. */
-function dayFilters(caller: Caller, query: TimeLogListQuery, now: Date) {
+function dayFilters(caller: Caller, query: TimeLogListQuery, now: Date): Filter<Prisma.TimeLogWhereInput & Prisma.TimeLogDayCountWhereInput>[] {
   return [
     !caller.permissions.has("time_logs.view_all") && { userId: caller.user.id },
     query.range && { date: dateFilter(query.range, caller.user.timezone, now) },
@@ -20,7 +22,7 @@ function dayFilters(caller: Caller, query: TimeLogListQuery, now: Date) {
 }
 
 /** The filters the per-day counts cannot answer. */
-function otherFilters(query: TimeLogListQuery): (Prisma.TimeLogWhereInput | false | undefined)[] {
+function otherFilters(query: TimeLogListQuery): Filter<Prisma.TimeLogWhereInput>[] {
   return [
     query.client_uuid !== undefined && { client: { uuid: query.client_uuid } },
     query.tasks && { job: { uuid: { in: query.tasks } } },
@@ -28,37 +30,31 @@ function otherFilters(query: TimeLogListQuery): (Prisma.TimeLogWhereInput | fals
   ];
 }
 
-function listWhere(caller: Caller, query: TimeLogListQuery, now: Date): Prisma.TimeLogWhereInput {
-  return allOf<Prisma.TimeLogWhereInput>([...dayFilters(caller, query, now), ...otherFilters(query)]);
-}
-
 /**
  * The total of the list. Filtered by no more than dates and users, it is the sum of the per-day counts that
  * database triggers keep (a row per user and day) rather than a count of every matching time log; the number is
  * the same.
  */
-async function countTimeLogs(caller: Caller, query: TimeLogListQuery, now: Date, where: Prisma.TimeLogWhereInput) {
-  if (otherFilters(query).some(Boolean)) return caller.db.timeLog.count({ where });
-  const days = await caller.db.timeLogDayCount.aggregate({
-    where: allOf<Prisma.TimeLogDayCountWhereInput>(dayFilters(caller, query, now)),
-    _sum: { count: true },
-  });
-  return days._sum.count ?? 0;
+async function countTimeLogs(caller: Caller, days: ReturnType<typeof dayFilters>, others: ReturnType<typeof otherFilters>) {
+  if (others.some(Boolean)) return caller.db.timeLog.count({ where: allOf([...days, ...others]) });
+  const sum = await caller.db.timeLogDayCount.aggregate({ where: allOf(days), _sum: { count: true } });
+  return sum._sum.count ?? 0;
 }
 
 /** One page of time logs, newest first, and the total: three statements, whatever the page size. */
 export async function listTimeLogs(caller: Caller, query: TimeLogListQuery, now = new Date()) {
-  const where = listWhere(caller, query, now);
+  const days = dayFilters(caller, query, now);
+  const others = otherFilters(query);
   const page = pageOf(query, DEFAULT_TIME_LOG_PAGE_SIZE);
   const [logs, total] = await Promise.all([
     caller.db.timeLog.findMany({
-      where,
+      where: allOf<Prisma.TimeLogWhereInput>([...days, ...others]),
       select: timeLogColumns,
       orderBy: [{ date: "desc" }, { createdAt: "desc" }, { uuid: "asc" }],
       skip: page.skip,
       take: page.take,
     }),
-    countTimeLogs(caller, query, now, where),
+    countTimeLogs(caller, days, others),
   ]);
   return { page, total, rows: await loadTimeLogRelations(caller, logs) };
 }

@@ -119,6 +119,7 @@ describe("calendar dates", () => {
   it("knows today in a time zone", () => {
     expect(todayIn("Pacific/Auckland", new Date("2026-11-21T12:00:00Z"))).toBe("2026-11-22");
     expect(todayIn("America/Los_Angeles", new Date("2026-11-21T05:00:00Z"))).toBe("2026-11-20");
+    expect(todayIn("Pacific/Auckland", new Date("2026-11-21T05:00:00Z"))).toBe("2026-11-21"); // each zone keeps its own formatter
   });
 
   it("writes dates for people", () => {
