@@ -1,20 +1,38 @@
 // `npm run db:migration:new -- --name <what>`: writes the SQL that takes the migrations to prisma/schema.prisma
 // into prisma/migrations/<UTC timestamp>_<what>/migration.sql, for review and hand edits (triggers, backfills).
-// Prisma's `migrate diff` does the work offline against in-memory PGlite (prisma.config.ts); `migrate dev` would
-// also evaluate data loss, which needs a shadow database this engine-free setup cannot hand it.
+// Prisma 6.19's `migrate diff` (package `prisma6`) does the work offline against in-memory PGlite
+// (prisma/diff.config.ts): Prisma 7's CLI would need a native schema engine, which cannot be downloaded here.
+// `migrate dev` would also evaluate data loss, which needs a shadow database this setup cannot hand it.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({ options: { name: { type: "string" } } });
 if (!values.name || !/^[a-z0-9_]+$/.test(values.name)) throw new Error("Give the migration a name: --name lower_case_words");
 
-const sql = execFileSync(
-  "npx",
-  ["prisma", "migrate", "diff", "--from-migrations", "prisma/migrations", "--to-schema-datamodel", "prisma/schema.prisma", "--script"],
-  { encoding: "utf8", env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: "/bin/false", PRISMA_QUERY_ENGINE_LIBRARY: "/bin/false" }, stdio: ["ignore", "pipe", "inherit"] },
-);
+/** The SQL from the migrations to the schema; "This is an empty migration." when they agree. */
+function migrationDiff(): string {
+  // Prisma 7 schemas have no datasource url; the 6.19 CLI needs one (prisma/diff.config.ts gives it a value).
+  const folder = mkdtempSync(path.join(os.tmpdir(), "schema-"));
+  try {
+    const schema = path.join(folder, "schema.prisma");
+    const source = readFileSync("prisma/schema.prisma", "utf8");
+    writeFileSync(schema, source.replace(/^(datasource db \{\n)/m, '$1  url = env("DATABASE_URL")\n'));
+    const cli = path.join("node_modules", "prisma6", "build", "index.js");
+    const args = ["migrate", "diff", "--config", "prisma/diff.config.ts", "--from-migrations", "prisma/migrations", "--to-schema-datamodel", schema, "--script"];
+    return execFileSync(process.execPath, [cli, ...args], {
+      encoding: "utf8",
+      env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: "/bin/false", PRISMA_QUERY_ENGINE_LIBRARY: "/bin/false" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+const sql = migrationDiff();
 if (sql.includes("This is an empty migration.")) {
   console.log("prisma/schema.prisma matches the migrations: nothing to write.");
 } else {

@@ -72,8 +72,7 @@ async function connect(): Promise<Database> {
   assertDatabaseConfigured();
   const pglite = openPGlite();
   await applyMigrations(pglite);
-  // pglite-prisma-adapter pins an older driver-adapter-utils: the types differ, the runtime protocol does not.
-  const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
+  const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const db: Database = {
     prisma: client,
     kind: "pglite",

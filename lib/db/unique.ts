@@ -17,13 +17,12 @@ export async function withUniqueFields<T>(fields: Record<string, readonly [field
 }
 
 /**
- * The name of the unique constraint an error violated, or null. The pg adapter reports it through Prisma's P2002
- * (meta.driverAdapterError), the PGlite adapter as a bare DriverAdapterError with the server's message.
+ * The name of the unique constraint an error violated, or null. Both adapters (pg and PGlite) report it through
+ * Prisma's P2002, with the server's message in meta.driverAdapterError.
  */
 export function violatedUniqueConstraint(error: unknown): string | null {
   if (!error || typeof error !== "object") return null;
-  const e = error as { code?: string; meta?: { driverAdapterError?: { cause?: { originalMessage?: string } } }; cause?: { code?: string; message?: string } };
-  const message =
-    e.code === "P2002" ? e.meta?.driverAdapterError?.cause?.originalMessage : e.cause?.code === "23505" ? e.cause.message : undefined;
+  const e = error as { code?: string; meta?: { driverAdapterError?: { cause?: { originalMessage?: string } } } };
+  const message = e.code === "P2002" ? e.meta?.driverAdapterError?.cause?.originalMessage : undefined;
   return message ? (/unique constraint "([^"]+)"/.exec(message)?.[1] ?? null) : null;
 }

@@ -37,7 +37,7 @@ export default async function setup(project: TestProject) {
   await rm(PGLITE_TEMPLATE, { recursive: true, force: true });
   const pglite = openPGlite(PGLITE_TEMPLATE);
   await applyMigrations(pglite);
-  const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
+  const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   await seedDemo(client);
   await client.$disconnect();
   await pglite.close();
