@@ -9,12 +9,8 @@ export function containsText(text: string): Prisma.StringFilter {
   return { contains: literal(text), mode: "insensitive" };
 }
 
-/** A case-insensitive prefix filter, the text taken literally. */
-export function startsWithText(text: string): Prisma.StringFilter {
-  return { startsWith: literal(text), mode: "insensitive" };
-}
-
-const literal = (text: string) => text.replace(/[\\%_]/g, "\\$&");
+/** A LIKE pattern's text taken literally: its wildcards and escape character escaped. */
+export const literal = (text: string) => text.replace(/[\\%_]/g, "\\$&");
 
 /** The conjunction of the filters that apply; `false` and `undefined` stand for a filter the caller did not ask for. */
 export function allOf<W>(filters: (W | false | undefined)[]): { AND: W[] } {

@@ -321,6 +321,32 @@ describe("GET /clients/search", () => {
     expect(found).toContain("Meadowsweet Farm");
   });
 
+  it("matches without regard to case, in other alphabets too, and orders each group by the name in lower case", async () => {
+    const db = await prisma();
+    const tenantId = acmeId;
+    const made = ["École Ørsted Quillon", "écoLE Abbey Quillon", "ECOLE Zinc Quillon", "İstanbul Quillon Tekstil", "Quillon Σοφία"];
+    await db.client.createMany({ data: made.map((name) => ({ tenantId, name })) });
+    const found = async (q: string) => (await search(q)).body.clients.map((c: { name: string }) => c.name);
+    expect(await found("ÉCOLE")).toEqual(["écoLE Abbey Quillon", "École Ørsted Quillon"]);
+    expect(await found("écolE")).toEqual(["écoLE Abbey Quillon", "École Ørsted Quillon"]);
+    // PostgreSQL lowers İ to i, where JavaScript's toLowerCase gives i and a combining dot.
+    expect(await found("İSTANBUL")).toEqual(["İstanbul Quillon Tekstil"]);
+    expect(await found("ΣΟΦΊΑ")).toEqual(["Quillon Σοφία"]);
+    // Prefix matches first, then the rest, each by the name in lower case (by the name as stored, "QUILLFEATHER Alpha"
+    // and "Banana …" would sort before their lower-case neighbours in a C collation).
+    await db.client.createMany({ data: ["Banana Quillfeather", "quillfeather Zed", "apple Quillfeather", "QUILLFEATHER Alpha"].map((name) => ({ tenantId, name })) });
+    expect(await found("quillFEATHER")).toEqual(["QUILLFEATHER Alpha", "quillfeather Zed", "apple Quillfeather", "Banana Quillfeather"]);
+  });
+
+  it("takes the query literally: % and _ are not wildcards", async () => {
+    const db = await prisma();
+    await db.client.createMany({ data: [{ tenantId: acmeId, name: "100% Organic Quillet" }, { tenantId: acmeId, name: "Under_score Quillet" }] });
+    const found = async (q: string) => (await search(q)).body.clients.map((c: { name: string }) => c.name);
+    expect(await found("%")).toEqual(["100% Organic Quillet"]);
+    expect(await found("r_s")).toEqual(["Under_score Quillet"]);
+    expect(await found("0% o")).toEqual(["100% Organic Quillet"]);
+  });
+
   it("leaves archived clients out", async () => {
     const archived = await (await prisma()).client.findFirstOrThrow({ where: { tenantId: acmeId, isArchived: true } });
     const res = await search(archived.name);

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as clientRoute from "@/app/api/v1/clients/[uuid]/route";
 import * as contactRoute from "@/app/api/v1/contacts/[uuid]/route";
+import * as searchRoute from "@/app/api/v1/clients/search/route";
 import { prisma } from "@/lib/db/client";
 import { tenantDb } from "@/lib/db/tenant";
 import { acceptProposal } from "@/lib/clients/status";
@@ -361,6 +362,12 @@ describe("search after writes", () => {
     const newName = fresh("Porthleven");
     expect((await update(client.uuid, { name: newName })).status).toBe(200);
     expect(await found(newName)).toEqual([client.uuid]);
+
+    // The quick search reads the lower-case name another trigger keeps.
+    const quick = async (q: string) =>
+      (await call(searchRoute, "GET", `clients/search?q=${encodeURIComponent(q)}`, { token: owner })).body.clients.map((c: { uuid: string }) => c.uuid);
+    expect(await quick(newName.toUpperCase())).toEqual([client.uuid]);
+    expect(await quick(newName.slice(3).toLowerCase())).toEqual([client.uuid]);
 
     const newLastname = fresh("Mousehole");
     const renamed = await call(contactRoute, "PUT", `contacts/${contact.uuid}`, { token: owner, body: { lastname: newLastname }, params: { uuid: contact.uuid } });
