@@ -1,9 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { applyMigrations, listMigrations } from "@/lib/db/migrations";
 import { openPGlite } from "@/lib/db/pglite";
+import { EMPTY_MIGRATION, migrationDiff } from "../../scripts/migration-diff";
 import { adminQuery, databaseUrlFor } from "../support/postgres";
 
 const pgUrl = process.env.CJT_BASE_DATABASE_URL;
+
+// Independent of the database the suite runs on (it diffs on an in-memory PGlite), so it runs once: in the PGlite run.
+describe.skipIf(process.env.DATABASE_URL)("the migrations and prisma/schema.prisma", () => {
+  // The client is generated from the schema and databases are built from the migrations: a schema change without
+  // its migration would type-check and then fail at run time.
+  it("describe the same database", () => {
+    const diff = migrationDiff();
+    expect(diff).toContain(EMPTY_MIGRATION);
+  }, 60_000);
+});
 
 describe("migrations on an empty embedded database", () => {
   it("apply in order, are recorded like Prisma's, and a second run changes nothing", async () => {
