@@ -1,7 +1,8 @@
 // `npm run bench`: starts the built app (`next start`, port 3400) and the floor server (port 3401) on DATABASE_URL
-// (filled by `npm run bench:seed`), drives each scenario with autocannon at fixed concurrency for a fixed time, and
-// prints requests/s, p50 and p99 latency, errors (anything but 2xx), the ratio to the floor where one exists and the
-// servers' peak resident memory. Rate limits are lifted through their settings, not in code.
+// (filled by `npm run bench:seed`; pending migrations are applied first), drives each scenario with autocannon at
+// fixed concurrency for a fixed time, and prints requests/s, p50 and p99 latency, errors (anything but 2xx), the
+// ratio to the floor where one exists and the servers' peak resident memory. Rate limits are lifted through their
+// settings, not in code.
 // Settings: BENCH_DURATION (seconds per scenario, default 10), BENCH_WARMUP (seconds, default 2),
 // BENCH_CONNECTIONS (default 32), BENCH_ONLY (run only scenarios whose name contains this text).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -11,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
+import { migrate } from "@/scripts/migrate";
 import { BENCH_OUT, TOKENS_FILE, type BenchTokens } from "./config";
 
 const APP_PORT = 3400;
@@ -219,6 +221,15 @@ const appEnv = {
   UPSTASH_REDIS_REST_URL: "",
   UPSTASH_REDIS_REST_TOKEN: "",
 };
+
+// A database seeded before the latest migrations would answer with errors (or old plans): bring it up to date first.
+const applied = await migrate();
+if (applied.length) {
+  process.stderr.write(`Applied ${applied.join(", ")}; vacuuming and analyzing ...\n`);
+  const session = new pg.Client({ connectionString: databaseUrl });
+  await session.connect();
+  await session.query("VACUUM ANALYZE").finally(() => session.end());
+}
 
 const tokens: BenchTokens = JSON.parse(await readFile(TOKENS_FILE, "utf8"));
 const list = scenarios(await loadFixtures());
