@@ -50,9 +50,16 @@ export async function verifyCredentials(client: PrismaClient, email: string, pas
   return null;
 }
 
-const SIGN_IN_LIMIT = { limit: 10, windowMs: 15 * 60_000 };
-const attemptsPerEmail = createRateLimiter({ prefix: "signin-email", ...SIGN_IN_LIMIT });
-const attemptsPerAddress = createRateLimiter({ prefix: "signin-address", ...SIGN_IN_LIMIT });
+const SIGN_IN_WINDOW_MS = 15 * 60_000;
+/** Every attempt for an email counts, right or wrong: this is the limit that protects each account. */
+const attemptsPerEmail = createRateLimiter({ prefix: "signin-email", limit: 10, windowMs: SIGN_IN_WINDOW_MS });
+/**
+ * From one address, wrong attempts count: a firm's office behind one address signs in more than ten people some
+ * mornings. They are counted once the password has been checked, so attempts sent all at once can pass the check
+ * together; every attempt, right or wrong, also counts against a higher limit that bounds such bursts.
+ */
+const failuresPerAddress = createRateLimiter({ prefix: "signin-address-failures", limit: 10, windowMs: SIGN_IN_WINDOW_MS });
+const attemptsPerAddress = createRateLimiter({ prefix: "signin-address", limit: 100, windowMs: SIGN_IN_WINDOW_MS });
 
 /**
  * The client's address as the host reports it. Vercel (and most proxies) set X-Forwarded-For; `next start` sets
@@ -66,8 +73,8 @@ export function clientAddress(headers: Record<string, string | string[] | undefi
 }
 
 /**
- * Counts the attempt against the email and the client address (every attempt counts, right or wrong), then checks
- * the credentials. Returns the identity, null for wrong credentials, or throws SIGN_IN_RATE_LIMITED.
+ * Counts the attempt against the email and the client address, checks the credentials, and counts a wrong one as a
+ * failure of the address. Returns the identity, null for wrong credentials, or throws SIGN_IN_RATE_LIMITED.
  */
 export async function authorizeSignIn(
   credentials: unknown,
@@ -77,10 +84,13 @@ export async function authorizeSignIn(
   if (!input.success) return null;
   const { email, password } = input.data;
   const address = clientAddress(headers);
-  const [byEmail, byAddress] = await Promise.all([
+  const [byEmail, byAddress, failuresLeft] = await Promise.all([
     attemptsPerEmail.limit(email.toLowerCase()),
     address ? attemptsPerAddress.limit(address) : null,
+    address ? failuresPerAddress.remaining(address) : null,
   ]);
-  if (!byEmail.success || byAddress?.success === false) throw new Error(SIGN_IN_RATE_LIMITED);
-  return verifyCredentials(await prisma(), email, password);
+  if (!byEmail.success || byAddress?.success === false || failuresLeft === 0) throw new Error(SIGN_IN_RATE_LIMITED);
+  const identity = await verifyCredentials(await prisma(), email, password);
+  if (!identity && address) await failuresPerAddress.limit(address);
+  return identity;
 }

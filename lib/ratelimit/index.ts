@@ -14,7 +14,10 @@ export interface RateLimitResult {
 }
 
 export interface RateLimiter {
+  /** Counts one use of the key and says whether it was within the limit. */
   limit(key: string): Promise<RateLimitResult>;
+  /** How many uses the key has left in the window, counting none. */
+  remaining(key: string): Promise<number>;
 }
 
 export interface RateLimitRule {
@@ -40,19 +43,29 @@ export class InProcessLimiter implements RateLimiter {
   ) {}
 
   async limit(key: string): Promise<RateLimitResult> {
-    const { limit, windowMs, prefix } = this.rule;
+    const { limit, windowMs } = this.rule;
+    const { used, currentKey, currentCount, current } = this.usage(key);
+    const reset = (current + 1) * windowMs;
+    if (used >= limit) return { success: false, limit, remaining: 0, reset };
+    this.windows.set(currentKey, currentCount + 1);
+    this.forgetOlderThan(current - 1);
+    return { success: true, limit, remaining: Math.max(0, limit - used - 1), reset };
+  }
+
+  async remaining(key: string): Promise<number> {
+    return Math.max(0, this.rule.limit - this.usage(key).used);
+  }
+
+  /** The sliding window's count for the key now: the current window's count plus the overlapping part of the last. */
+  private usage(key: string) {
+    const { windowMs, prefix } = this.rule;
     const now = this.now();
     const current = Math.floor(now / windowMs);
     const currentKey = `${prefix}:${key}:${current}`;
     const previousCount = this.windows.get(`${prefix}:${key}:${current - 1}`) ?? 0;
     const currentCount = this.windows.get(currentKey) ?? 0;
     const overlap = 1 - (now % windowMs) / windowMs;
-    const used = Math.floor(previousCount * overlap) + currentCount;
-    const reset = (current + 1) * windowMs;
-    if (used >= limit) return { success: false, limit, remaining: 0, reset };
-    this.windows.set(currentKey, currentCount + 1);
-    this.forgetOlderThan(current - 1);
-    return { success: true, limit, remaining: Math.max(0, limit - used - 1), reset };
+    return { used: Math.floor(previousCount * overlap) + currentCount, currentKey, currentCount, current };
   }
 
   private forgetOlderThan(window: number) {

@@ -50,17 +50,28 @@ export class UpstashLimiter implements RateLimiter {
   }
 
   async limit(key: string): Promise<RateLimitResult> {
-    if (Date.now() < this.connection.unavailableUntil) return this.uncounted();
-    try {
+    return this.failingOpen(async () => {
       const { success, limit, remaining, reset } = await this.ratelimit.limit(key);
       return { success, limit, remaining, reset };
+    }, () => this.uncounted());
+  }
+
+  async remaining(key: string): Promise<number> {
+    return this.failingOpen(async () => (await this.ratelimit.getRemaining(key)).remaining, () => this.rule.limit);
+  }
+
+  /** Runs a Redis call, or answers as if nothing had been used while Redis is out. */
+  private async failingOpen<T>(call: () => Promise<T>, whileOut: () => T): Promise<T> {
+    if (Date.now() < this.connection.unavailableUntil) return whileOut();
+    try {
+      return await call();
     } catch (error) {
       // Requests in flight when Redis went away all land here: only the first one starts the interval and logs.
       if (Date.now() >= this.connection.unavailableUntil) {
         this.connection.unavailableUntil = Date.now() + FAIL_OPEN_MS;
         console.error(`Rate limiting is off for ${FAIL_OPEN_MS / 1000} s: Upstash Redis did not answer.`, error);
       }
-      return this.uncounted();
+      return whileOut();
     }
   }
 

@@ -72,7 +72,7 @@ describe("sign-in rate limits", () => {
     ).rejects.toThrow(SIGN_IN_RATE_LIMITED);
   });
 
-  it("refuses the 11th attempt from one address within 15 minutes, whatever the email", async () => {
+  it("refuses an address after 10 wrong attempts within 15 minutes, whatever the email", async () => {
     const address = { "x-forwarded-for": "203.0.113.7, 10.0.0.1" };
     for (let attempt = 1; attempt <= 10; attempt++) {
       expect(await authorizeSignIn({ email: `guess${attempt}@acme.test`, password: "guess" }, address)).toBeNull();
@@ -80,6 +80,38 @@ describe("sign-in rate limits", () => {
     await expect(authorizeSignIn({ email: "groups@acme.test", password: DEMO_PASSWORD }, address)).rejects.toThrow(SIGN_IN_RATE_LIMITED);
     expect(await authorizeSignIn({ email: "groups@acme.test", password: DEMO_PASSWORD }, { "x-forwarded-for": "203.0.113.8" })).toMatchObject({
       email: "groups@acme.test",
+    });
+  });
+
+  it("lets more than ten people sign in from one address: only wrong attempts count against it", async () => {
+    const office = { "x-forwarded-for": "198.51.100.20" };
+    const people = ["owner@acme.test", "admin@acme.test", "assigned@acme.test", "groups@acme.test", "viewer@acme.test", "owner@birch.test"];
+    for (let signIn = 0; signIn < 12; signIn++) {
+      const email = people[signIn % people.length];
+      expect(await authorizeSignIn({ email, password: DEMO_PASSWORD }, office)).toMatchObject({ email });
+    }
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      expect(await authorizeSignIn({ email: `typo${attempt}@acme.test`, password: DEMO_PASSWORD }, office)).toBeNull();
+    }
+    await expect(authorizeSignIn({ email: "admin@acme.test", password: DEMO_PASSWORD }, office)).rejects.toThrow(SIGN_IN_RATE_LIMITED);
+  });
+
+  it("refuses the 101st attempt from one address within 15 minutes, right or wrong", async () => {
+    const client = await prisma();
+    const acme = await userByEmail("owner@acme.test");
+    const passwordHash = await bcrypt.hash("office-password", 4);
+    const emails = Array.from({ length: 11 }, (_, i) => `office${i}-${Date.now().toString(36)}@acme.test`);
+    await client.user.createMany({
+      data: emails.map((email) => ({ tenantId: acme.tenantId, roleId: acme.roleId, firstname: "Office", lastname: "Person", email, passwordHash })),
+    });
+    const office = { "x-forwarded-for": "198.51.100.30" };
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const email = emails[attempt % 10]; // ten each: within the per-email limit
+      expect(await authorizeSignIn({ email, password: "office-password" }, office)).toMatchObject({ email });
+    }
+    await expect(authorizeSignIn({ email: emails[10], password: "office-password" }, office)).rejects.toThrow(SIGN_IN_RATE_LIMITED);
+    expect(await authorizeSignIn({ email: emails[10], password: "office-password" }, { "x-forwarded-for": "198.51.100.31" })).toMatchObject({
+      email: emails[10],
     });
   });
 
