@@ -12,7 +12,10 @@ export function containsText(text: string): Prisma.StringFilter {
 /** A LIKE pattern's text taken literally: its wildcards and escape character escaped. */
 export const literal = (text: string) => text.replace(/[\\%_]/g, "\\$&");
 
-/** The conjunction of the filters that apply; `false` and `undefined` stand for a filter the caller did not ask for. */
-export function allOf<W>(filters: (W | false | undefined)[]): { AND: W[] } {
+/** A filter, or `false`/`undefined` for one the caller did not ask for (lists build them as `condition && {…}`). */
+export type Filter<W> = W | false | undefined;
+
+/** The conjunction of the filters that apply. */
+export function allOf<W>(filters: Filter<W>[]): { AND: W[] } {
   return { AND: filters.filter((f): f is W => !!f) };
 }

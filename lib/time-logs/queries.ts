@@ -1,7 +1,7 @@
 // Time logs of the caller's tenant. Without `time_logs.view_all` a user sees only their own (decisions.md).
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Caller } from "@/lib/api/caller";
-import { allOf, containsText } from "@/lib/api/filters";
+import { allOf, containsText, type Filter } from "@/lib/api/filters";
 import { pageOf } from "@/lib/api/pagination";
 import { dateFilter } from "@/lib/api/date-ranges";
 import type { TimeLogListQuery } from "./schemas";
@@ -9,8 +9,6 @@ import { loadTimeLogRelations } from "./relations";
 import { timeLogColumns } from "./serialize";
 
 export const DEFAULT_TIME_LOG_PAGE_SIZE = 100;
-
-type Filter<T> = T | false | undefined;
 
 /** The filters a list of time logs shares with the per-day counts: dates and users. */
 function dayFilters(caller: Caller, query: TimeLogListQuery, now: Date): Filter<Prisma.TimeLogWhereInput & Prisma.TimeLogDayCountWhereInput>[] {
