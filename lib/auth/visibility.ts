@@ -17,7 +17,8 @@ export function visibleClients(viewer: Viewer): Prisma.ClientWhereInput | undefi
   if (viewer.user.clientAccess === "client_groups") {
     return { groups: { some: { group: { users: { some: { userId } } } } } };
   }
-  return { OR: [{ accountManagerId: userId }, { jobs: { some: { assignees: { some: { userId } } } } }] };
+  // Account manager or assignee of one of its jobs: kept in assigned_clients by database triggers.
+  return { assignedTo: { some: { userId } } };
 }
 
 /** Jobs of visible clients, and jobs the user is assigned to or follows. */

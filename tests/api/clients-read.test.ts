@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as clientRoute from "@/app/api/v1/clients/[uuid]/route";
 import * as searchRoute from "@/app/api/v1/clients/search/route";
+import * as jobsRoute from "@/app/api/v1/jobs/route";
 import { prisma } from "@/lib/db/client";
 import { call, tenantByName, tokenFor, userByEmail } from "../support/api";
 
@@ -223,6 +224,19 @@ describe("client visibility", () => {
     const res = await call(clientRoute, "GET", `clients/${hidden.uuid}`, { token: await tokenFor("assigned@acme.test"), params: { uuid: hidden.uuid } });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: expect.any(String) });
+  });
+
+  it("shows a user with assigned_clients a client from the moment a job of it is assigned to them", async () => {
+    const casey = await userByEmail("assigned@acme.test");
+    const caseyToken = await tokenFor("assigned@acme.test");
+    const [hidden] = await acmeClients({ isArchived: false, NOT: { accountManagerId: casey.id }, jobs: { none: { assignees: { some: { userId: casey.id } } } } });
+    const read = () => call(clientRoute, "GET", `clients/${hidden.uuid}`, { token: caseyToken, params: { uuid: hidden.uuid } });
+    const listed = async () => uuids(await list("", caseyToken)).includes(hidden.uuid);
+    expect([(await read()).status, await listed()]).toEqual([403, false]);
+
+    const job = await call(jobsRoute, "POST", "jobs", { token: owner, body: { name: "Assigned to Casey", client_uuid: hidden.uuid, user_id: casey.id } });
+    expect(job.status).toBe(201);
+    expect([(await read()).status, await listed()]).toEqual([200, true]);
   });
 
   it("lists, under a shared contact, only the clients the user may see, and the primary contact first", async () => {
