@@ -107,6 +107,31 @@ describe("assigned clients", () => {
     await expectKeptAsDefined();
   });
 
+  // Two transactions at once on PostgreSQL (PGlite has one connection): one assigns the user a second job of the
+  // client and stays open; the other takes the user off the first job meanwhile. Had the second not waited for the
+  // first to commit (the client row's lock), it would not see the new assignment and would drop the client.
+  it.skipIf(!process.env.DATABASE_URL)("stay right when two transactions change one client's assignments at once", async () => {
+    const { id: clientId } = await newClient("Concurrent probe");
+    const first = await db.job.create({ data: { tenantId, name: "First", clientId, assignees: { create: [{ userId: casey }] } } });
+    const second = await db.job.create({ data: { tenantId, name: "Second", clientId } });
+    let assigned!: () => void;
+    let commit!: () => void;
+    const assignedSecond = new Promise<void>((resolve) => (assigned = resolve));
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    const assigning = db.$transaction(async (tx) => {
+      await tx.jobAssignee.create({ data: { tenantId, jobId: second.id, userId: casey } });
+      assigned();
+      await committing;
+    });
+    await assignedSecond;
+    const unassigning = db.jobAssignee.delete({ where: { tenantId_jobId_userId: { tenantId, jobId: first.id, userId: casey } } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    commit();
+    await Promise.all([assigning, unassigning]);
+    expect(await keptFor(casey, clientId)).toBe(true);
+    await expectKeptAsDefined();
+  });
+
   it("go with a deleted client", async () => {
     const { id } = await newClient("Deleted probe", admin);
     await db.client.delete({ where: { tenantId_id: { tenantId, id } } });
