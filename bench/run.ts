@@ -68,6 +68,7 @@ function scenarios(fixtures: Awaited<ReturnType<typeof loadFixtures>>): Scenario
     { name: "contacts?email=", token: "owner", requests: rotate(fixtures.contactEmails, (email) => `${api}/contacts?email=${encodeURIComponent(email)}`) },
     { name: "jobs, status + due range", token: "owner", requests: [get(`${api}/jobs?statuses[]=in-progress&due_date_range=this_month`)] },
     { name: "jobs, assigned_clients user", token: "assigned", requests: [get(`${api}/jobs?due_date_range=this_month`)] },
+    { name: "clients, assigned_clients user", token: "assigned", requests: [get(`${api}/clients?limit=50`)] },
     { name: "time-logs this_year", token: "owner", requests: [get(`${api}/time-logs?range=this_year&per_page=100`)], floor: true },
     { name: "time-logs, page 1000", token: "owner", requests: [get(`${api}/time-logs?range=this_year&per_page=100&page=1000`)], floor: true },
     {
