@@ -3,7 +3,7 @@
 // account manager of and those with a job assigned to the user, through every kind of write.
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/client";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { userByEmail } from "../support/api";
 
 let db: PrismaClient;
@@ -107,28 +107,56 @@ describe("assigned clients", () => {
     await expectKeptAsDefined();
   });
 
-  // Two transactions at once on PostgreSQL (PGlite has one connection): one assigns the user a second job of the
-  // client and stays open; the other takes the user off the first job meanwhile. Had the second not waited for the
-  // first to commit (the client row's lock), it would not see the new assignment and would drop the client.
-  it.skipIf(!process.env.DATABASE_URL)("stay right when two transactions change one client's assignments at once", async () => {
+  // Two transactions at once, on PostgreSQL (PGlite has one connection): the first makes its change and stays open
+  // while the second makes another; the second must wait for the first to commit and see its change.
+  async function whileOpen(first: (tx: Prisma.TransactionClient) => Promise<unknown>, second: () => Promise<unknown>) {
+    let changed!: () => void;
+    let commit!: () => void;
+    const firstChanged = new Promise<void>((resolve) => (changed = resolve));
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    const firstDone = db.$transaction(async (tx) => {
+      await first(tx);
+      changed();
+      await committing;
+    });
+    await firstChanged;
+    const secondDone = second();
+    // Time for the second to run ahead, were it not made to wait.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    commit();
+    await Promise.all([firstDone, secondDone]);
+  }
+
+  // Without the client row's lock in refresh_assigned_client this fails (checked).
+  it.skipIf(!process.env.DATABASE_URL)("keep a client while another job of it is assigned to the user at the same time", async () => {
     const { id: clientId } = await newClient("Concurrent probe");
     const first = await db.job.create({ data: { tenantId, name: "First", clientId, assignees: { create: [{ userId: casey }] } } });
     const second = await db.job.create({ data: { tenantId, name: "Second", clientId } });
-    let assigned!: () => void;
-    let commit!: () => void;
-    const assignedSecond = new Promise<void>((resolve) => (assigned = resolve));
-    const committing = new Promise<void>((resolve) => (commit = resolve));
-    const assigning = db.$transaction(async (tx) => {
-      await tx.jobAssignee.create({ data: { tenantId, jobId: second.id, userId: casey } });
-      assigned();
-      await committing;
-    });
-    await assignedSecond;
-    const unassigning = db.jobAssignee.delete({ where: { tenantId_jobId_userId: { tenantId, jobId: first.id, userId: casey } } });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    commit();
-    await Promise.all([assigning, unassigning]);
+    await whileOpen(
+      (tx) => tx.jobAssignee.create({ data: { tenantId, jobId: second.id, userId: casey } }),
+      () => db.jobAssignee.delete({ where: { tenantId_jobId_userId: { tenantId, jobId: first.id, userId: casey } } }),
+    );
     expect(await keptFor(casey, clientId)).toBe(true);
+    await expectKeptAsDefined();
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)("give the new client of a job being moved to a user assigned to it at the same time", async () => {
+    const from = await newClient("Concurrent move from");
+    const to = await newClient("Concurrent move to");
+    const job = await db.job.create({ data: { tenantId, name: "Moving", clientId: from.id } });
+    await whileOpen(
+      (tx) => tx.job.update({ where: { tenantId_id: { tenantId, id: job.id } }, data: { clientId: to.id } }),
+      () => db.jobAssignee.create({ data: { tenantId, jobId: job.id, userId: casey } }),
+    );
+    expect([await keptFor(casey, from.id), await keptFor(casey, to.id)]).toEqual([false, true]);
+    await expectKeptAsDefined();
+  });
+
+  it("follow a client whose key and account manager change in one statement", async () => {
+    const { id } = await newClient("Rekeyed probe", casey);
+    const [{ next }] = await db.$queryRaw<{ next: number }[]>`SELECT max(id) + 1000 AS next FROM clients`;
+    await db.$executeRaw`UPDATE clients SET id = ${next}, account_manager_id = ${admin} WHERE tenant_id = ${tenantId} AND id = ${id}`;
+    expect([await keptFor(casey, next), await keptFor(admin, next)]).toEqual([false, true]);
     await expectKeptAsDefined();
   });
 

@@ -53,7 +53,8 @@ CREATE FUNCTION rebuild_assigned_clients() RETURNS VOID LANGUAGE sql AS $$
   UNION
   SELECT j.tenant_id, a.user_id, j.client_id
   FROM jobs j JOIN job_assignees a ON (a.tenant_id, a.job_id) = (j.tenant_id, j.id)
-  WHERE j.client_id IS NOT NULL;
+  WHERE j.client_id IS NOT NULL
+  ON CONFLICT DO NOTHING;
 $$;
 
 -- A client created, or given another account manager.
@@ -61,6 +62,8 @@ CREATE FUNCTION clients_refresh_assigned() RETURNS TRIGGER LANGUAGE plpgsql AS $
 BEGIN
   IF TG_OP = 'UPDATE' THEN
     PERFORM refresh_assigned_client(OLD.tenant_id, OLD.id, OLD.account_manager_id);
+    -- Under the new key as well, should the same statement change it: the foreign key's cascade moved the row there.
+    PERFORM refresh_assigned_client(NEW.tenant_id, NEW.id, OLD.account_manager_id);
   END IF;
   PERFORM refresh_assigned_client(NEW.tenant_id, NEW.id, NEW.account_manager_id);
   RETURN NULL;
@@ -69,15 +72,25 @@ END $$;
 CREATE TRIGGER clients_assigned AFTER INSERT OR UPDATE OF account_manager_id ON "clients"
 FOR EACH ROW EXECUTE FUNCTION clients_refresh_assigned();
 
--- A user assigned to a job or taken off it. When the job itself is being deleted it is gone by now; the trigger on
--- jobs below covers that case.
+-- The client of a job, read under a share lock: a move of the job to another client in progress (which locks the
+-- job's row) is waited for and its client read afresh. No client when the job is being deleted: the trigger on jobs
+-- below covers that case.
+CREATE FUNCTION assigned_job_client(p_tenant_id INTEGER, p_job_id INTEGER) RETURNS INTEGER LANGUAGE plpgsql AS $$
+DECLARE
+  found_client INTEGER;
+BEGIN
+  SELECT client_id INTO found_client FROM jobs WHERE tenant_id = p_tenant_id AND id = p_job_id FOR SHARE;
+  RETURN found_client;
+END $$;
+
+-- A user assigned to a job or taken off it.
 CREATE FUNCTION job_assignees_refresh_assigned() RETURNS TRIGGER LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP <> 'INSERT' THEN
-    PERFORM refresh_assigned_client(OLD.tenant_id, (SELECT client_id FROM jobs WHERE tenant_id = OLD.tenant_id AND id = OLD.job_id), OLD.user_id);
+    PERFORM refresh_assigned_client(OLD.tenant_id, assigned_job_client(OLD.tenant_id, OLD.job_id), OLD.user_id);
   END IF;
   IF TG_OP <> 'DELETE' THEN
-    PERFORM refresh_assigned_client(NEW.tenant_id, (SELECT client_id FROM jobs WHERE tenant_id = NEW.tenant_id AND id = NEW.job_id), NEW.user_id);
+    PERFORM refresh_assigned_client(NEW.tenant_id, assigned_job_client(NEW.tenant_id, NEW.job_id), NEW.user_id);
   END IF;
   RETURN NULL;
 END $$;
