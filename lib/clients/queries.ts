@@ -1,18 +1,22 @@
 // Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Caller } from "@/lib/api/caller";
-import { pageOf, paginated } from "@/lib/api/pagination";
+import { pageOf, paginated, type Page } from "@/lib/api/pagination";
+import { prismaOrderBy, searchPage, type ListOrder } from "@/lib/api/search-page";
 import { findVisible } from "@/lib/api/records";
 import { visibleClients } from "@/lib/auth/visibility";
 import { containsText, literal } from "@/lib/api/filters";
 import { tenantCustomFields } from "./custom-fields";
 import type { listClientsQuery, searchClientsQuery } from "./schemas";
 import { loadClientRelations, NO_RELATIONS } from "./relations";
-import { clientSelect, serializeClient, type ClientColumns } from "./serialize";
+import { clientSelect, serializeClient } from "./serialize";
 import type { z } from "zod";
 
 export const DEFAULT_CLIENT_PAGE_SIZE = 1000;
 const SEARCH_RESULTS = 10;
+// Client searches often match words spread over the alphabet (a city, a common word), which a walk of the name
+// index serves fast: the matches are sorted alone only when they are few (lib/api/search-page.ts).
+const MAX_SORTED_CLIENTS = 1000;
 
 export async function listClients(caller: Caller, query: z.output<typeof listClientsQuery>, url: URL) {
   const filters: Prisma.ClientWhereInput[] = [visibleClients(caller) ?? {}];
@@ -27,41 +31,18 @@ export async function listClients(caller: Caller, query: z.output<typeof listCli
   if (query.search) filters.push({ searchText: containsText(query.search) });
   const where = { AND: filters };
   const direction = query.sort_direction ?? "asc";
-  const orderBy: Prisma.ClientOrderByWithRelationInput[] = [
-    query.sort_by === "created_at" ? { createdAt: direction } : { name: direction },
-    { uuid: direction },
-  ];
+  const order: ListOrder = [[query.sort_by === "created_at" ? "created_at" : "name", direction], ["uuid", direction]];
   const page = pageOf(query, DEFAULT_CLIENT_PAGE_SIZE);
-  const findPage = (filter: Prisma.ClientWhereInput) =>
-    caller.db.client.findMany({ where: filter, orderBy, skip: page.skip, take: page.take, select: clientSelect });
-  const [[total, rows], fields] = await Promise.all([
-    query.search ? searchPage(caller, where, findPage) : Promise.all([caller.db.client.count({ where }), findPage(where)]),
+  const rows = ({ skip, take }: Pick<Page, "skip" | "take">, ids?: number[]) =>
+    caller.db.client.findMany({ where: ids ? { id: { in: ids } } : where, orderBy: prismaOrderBy(order), skip, take, select: clientSelect });
+  const count = () => caller.db.client.count({ where });
+  const matchIds = async () => (await caller.db.client.findMany({ where, select: { id: true } })).map((match) => match.id);
+  const [[total, found], fields] = await Promise.all([
+    query.search ? searchPage(caller, { table: "clients", order, maxSorted: MAX_SORTED_CLIENTS, rows, count, matchIds }, page) : Promise.all([count(), rows(page)]),
     tenantCustomFields(caller.db),
   ]);
-  const relations = await loadClientRelations(caller, rows.map((row) => row.id));
-  return paginated(url, page, total, rows.map((row) => serializeClient(row, relations.get(row.id) ?? NO_RELATIONS, fields)));
-}
-
-/** Above this many matches a search pages with its filter alone (see searchPage). */
-const MAX_SEARCH_IDS = 1000;
-
-/**
- * A search's matches can cluster in name order (every "Kestrel …" client sits under K), and PostgreSQL, planning
- * `ORDER BY name LIMIT` as if they were spread evenly, then walks the name index through tens of thousands of other
- * clients to fill a page (100–220 ms on the bench data). The count, a trigram index scan, tells how many there are;
- * when they are few, their ids are found the same way and named in the page's filter, which makes the page a sort of
- * those clients alone (about 6 ms). Thousands of ids would cost Prisma more than the walk (bench/RESULTS.md).
- */
-async function searchPage(
-  caller: Caller,
-  where: Prisma.ClientWhereInput,
-  findPage: (filter: Prisma.ClientWhereInput) => Promise<ClientColumns[]>,
-): Promise<[number, ClientColumns[]]> {
-  const total = await caller.db.client.count({ where });
-  if (total === 0) return [0, []];
-  if (total > MAX_SEARCH_IDS) return [total, await findPage(where)];
-  const matches = await caller.db.client.findMany({ where, select: { id: true } });
-  return [total, await findPage({ AND: [where, { id: { in: matches.map((match) => match.id) } }] })];
+  const relations = await loadClientRelations(caller, found.map((row) => row.id));
+  return paginated(url, page, total, found.map((row) => serializeClient(row, relations.get(row.id) ?? NO_RELATIONS, fields)));
 }
 
 /**

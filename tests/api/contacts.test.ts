@@ -1,9 +1,12 @@
 // /contacts and /contacts/{uuid}: filters, paging, create and update rules, visibility, tenancy, concurrency.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as contactsRoute from "@/app/api/v1/contacts/route";
 import * as contactRoute from "@/app/api/v1/contacts/[uuid]/route";
 import { prisma } from "@/lib/db/client";
 import { call, tableCounts, tenantByName, tokenFor, userByEmail } from "../support/api";
+import { bothWays } from "../support/search-paths";
+
+vi.mock("@/lib/api/search-page", async () => (await import("../support/search-paths")).searchPageModule());
 
 let owner: string;
 let acmeId: number;
@@ -64,6 +67,22 @@ describe("GET /contacts", () => {
       expect([c.firstname, c.lastname, c.preferred_name].join(" ").toLowerCase()).toContain(contact.firstname.toLowerCase());
     }
     expect((await list("?search=%25")).body.data).toEqual([]);
+  });
+
+  it("pages search results in list order, the same whether it sorts the matches or walks the name index", async () => {
+    const matches = (await list("?search=a")).body.data.map((c: { uuid: string }) => c.uuid);
+    expect(matches.length).toBeGreaterThan(6);
+    expect(matches).toEqual((await list()).body.data.map((c: { uuid: string }) => c.uuid).filter((uuid: string) => matches.includes(uuid)));
+    for (const query of ["?search=a&limit=3&page=1", "?search=a&limit=3&page=2", `?search=a&limit=3&page=${Math.ceil(matches.length / 3)}`, "?search=a&limit=3&page=99"]) {
+      const { sorted, walked } = await bothWays(() => list(query));
+      expect(walked.body).toEqual(sorted.body);
+      const [, size, page] = query.match(/limit=(\d+)&page=(\d+)/)!.map(Number);
+      expect(sorted.body.data.map((c: { uuid: string }) => c.uuid)).toEqual(matches.slice((page - 1) * size, page * size));
+      expect(sorted.body.meta.total).toBe(matches.length);
+    }
+    const hidden = await bothWays(() => list("?search=a", tokenForCasey));
+    expect(hidden.walked.body).toEqual(hidden.sorted.body);
+    expect(hidden.sorted.body.meta.total).toBeLessThan(matches.length);
   });
 
   it("pages with limit and page", async () => {

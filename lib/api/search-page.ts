@@ -1,0 +1,60 @@
+// One page of a searched list (clients?search=, contacts?search=). A search's matches can cluster in the list's
+// order (every "Kestrel …" client sits under K, every Walsh under W), while PostgreSQL plans `ORDER BY … LIMIT` as
+// if they were spread evenly: it walks the index that gives the order through tens of thousands of other rows to
+// fill the page (140 ms for `kestrel` among the clients, 600 ms for `walsh` among the contacts on the bench data).
+// So when the trigram index finds no more matches than the list's `maxSorted`, the page is taken from the matches
+// alone: their ids (a query without order, which the trigram index answers), put in order by PostgreSQL in one
+// statement that cannot walk an index, and the page's rows read by id. That costs time in proportion to the
+// matches, where a walk through evenly spread matches is short: under load `glasgow` (9,333 clients spread over the
+// alphabet) went from 27 to 9 requests/s this way, `kestrel` from 9 to 12, contacts named Walsh from timing out to
+// 8 (bench/RESULTS.md). Each list sets its bound accordingly.
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { Caller } from "./caller";
+import type { Page } from "./pagination";
+
+type Direction = "asc" | "desc";
+
+/** A list's order: database columns and directions, the last column unique. */
+export type ListOrder = [column: string, direction: Direction][];
+
+/** The same order as a Prisma orderBy (its fields are the columns in camel case). */
+export function prismaOrderBy(order: ListOrder) {
+  return order.map(([column, direction]) => ({ [column.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())]: direction }));
+}
+
+export interface SearchedList<Row> {
+  /** The table the list reads, and its order, which `rows` reads with prismaOrderBy. */
+  table: "clients" | "contacts";
+  order: ListOrder;
+  /** Up to this many matches, the page is sorted from the matches alone; above, read by walking the order. */
+  maxSorted: number;
+  count(): Promise<number>;
+  /** The ids of all matches, in no order. */
+  matchIds(): Promise<number[]>;
+  /** A page of the matches in the list's order; with `ids`, those rows alone, in the same order. */
+  rows(page: Pick<Page, "skip" | "take">, ids?: number[]): Promise<Row[]>;
+}
+
+/** The total and the rows of one page of a search. */
+export async function searchPage<Row>(caller: Caller, list: SearchedList<Row>, page: Page): Promise<[number, Row[]]> {
+  const total = await list.count();
+  if (total === 0 || page.skip >= total) return [total, []];
+  if (total > list.maxSorted) return [total, await list.rows(page)];
+  const ids = await sortedPageIds(caller, list, await list.matchIds(), page);
+  return [total, await list.rows({ skip: 0, take: ids.length }, ids)];
+}
+
+/**
+ * The ids of one page of the given rows in the list's order. The OFFSET 0 keeps PostgreSQL from planning the sort
+ * as a walk of an ordering index; the tenant is named here, as in every raw statement (lib/db/tenant.ts).
+ */
+async function sortedPageIds(caller: Caller, { table, order }: Pick<SearchedList<unknown>, "table" | "order">, ids: number[], page: Page) {
+  const columns = Prisma.raw(order.map(([column]) => `"${column}"`).join(", "));
+  const orderBy = Prisma.raw(order.map(([column, direction]) => `"${column}" ${direction.toUpperCase()}`).join(", "));
+  const rows = await caller.db.$queryRaw<{ id: number }[]>`
+    SELECT id FROM (
+      SELECT id, ${columns} FROM ${Prisma.raw(`"${table}"`)} WHERE tenant_id = ${caller.tenant.id} AND id = ANY(${ids}::int[]) OFFSET 0
+    ) AS matches
+    ORDER BY ${orderBy} LIMIT ${page.take} OFFSET ${page.skip}`;
+  return rows.map((row) => row.id);
+}
