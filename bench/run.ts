@@ -65,6 +65,8 @@ function scenarios(fixtures: Awaited<ReturnType<typeof loadFixtures>>): Scenario
     { name: "clients?search=", token: "owner", requests: ["bl-04213", "uma.walsh", "kestrel", "glasgow"].map((t) => get(`${api}/clients?search=${t}&limit=50`)) },
     { name: "clients/search?q=", token: "owner", requests: ["har", "kest", "oak", "ember f"].map((q) => get(`${api}/clients/search?q=${encodeURIComponent(q)}`)) },
     { name: "clients/{uuid}", token: "owner", requests: rotate(fixtures.clientUuids, (uuid) => `${api}/clients/${uuid}`) },
+    // A last name (13,632 contacts, together in the list's order) and a first name (spread over it).
+    { name: "contacts?search=", token: "owner", requests: ["walsh", "priya"].map((t) => get(`${api}/contacts?search=${t}&limit=50`)) },
     { name: "contacts?email=", token: "owner", requests: rotate(fixtures.contactEmails, (email) => `${api}/contacts?email=${encodeURIComponent(email)}`) },
     { name: "jobs, status + due range", token: "owner", requests: [get(`${api}/jobs?statuses[]=in-progress&due_date_range=this_month`)] },
     { name: "jobs, assigned_clients user", token: "assigned", requests: [get(`${api}/jobs?due_date_range=this_month`)] },
