@@ -120,12 +120,20 @@ describe("assigned clients", () => {
       await committing;
     });
     await firstChanged;
-    const secondDone = second();
-    // Time for the second to run ahead, were it not made to wait.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    let secondSettled = false;
+    const secondDone = second().finally(() => (secondSettled = true));
+    // Commit the first once the second has either finished (it ran ahead: the case the locks must prevent) or is
+    // waiting for a lock.
+    for (let polls = 0; !secondSettled && !(await someoneWaitsForALock()) && polls < 100; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     commit();
     await Promise.all([firstDone, secondDone]);
   }
+
+  const someoneWaitsForALock = async () =>
+    (await db.$queryRaw<{ waiting: number }[]>`
+      SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)[0].waiting > 0;
 
   // Without the client row's lock in refresh_assigned_client this fails (checked).
   it.skipIf(!process.env.DATABASE_URL)("keep a client while another job of it is assigned to the user at the same time", async () => {
@@ -140,6 +148,7 @@ describe("assigned clients", () => {
     await expectKeptAsDefined();
   });
 
+  // Without the share lock on the job in assigned_job_client this fails (checked).
   it.skipIf(!process.env.DATABASE_URL)("give the new client of a job being moved to a user assigned to it at the same time", async () => {
     const from = await newClient("Concurrent move from");
     const to = await newClient("Concurrent move to");
