@@ -49,6 +49,10 @@ export async function searchPage<Row>(caller: Caller, list: SearchedList<Row>, p
  * as a walk of an ordering index; the tenant is named here, as in every raw statement (lib/db/tenant.ts).
  */
 async function sortedPageIds(caller: Caller, { table, order }: Pick<SearchedList<unknown>, "table" | "order">, ids: number[], page: Page) {
+  // Column names and directions are spliced into the SQL: only plain identifiers and the two directions get there.
+  if (!order.every(([column, direction]) => /^[a-z_]+$/.test(column) && (direction === "asc" || direction === "desc"))) {
+    throw new Error(`Not an order of plain columns: ${JSON.stringify(order)}`);
+  }
   const columns = Prisma.raw(order.map(([column]) => `"${column}"`).join(", "));
   const orderBy = Prisma.raw(order.map(([column, direction]) => `"${column}" ${direction.toUpperCase()}`).join(", "));
   const rows = await caller.db.$queryRaw<{ id: number }[]>`
