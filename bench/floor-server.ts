@@ -7,22 +7,27 @@
 // Usage: DATABASE_URL=... PORT=3401 tsx bench/floor-server.ts
 import http from "node:http";
 import pg from "pg";
-import { hashToken } from "@/lib/tokens";
-import { pageOf, paginated, type Page } from "@/lib/api/pagination";
 import { parseDateRange, resolveDateRange } from "@/lib/api/date-ranges";
-import { serializeTimeLog } from "@/lib/time-logs/serialize";
-import { timeLogRelationsSql, withRelations } from "@/lib/time-logs/relations";
-import { serializeClient } from "@/lib/clients/serialize";
-import { clientRelationsSql, NO_RELATIONS, relationsById } from "@/lib/clients/relations";
+import { type Page, pageOf, paginated } from "@/lib/api/pagination";
 import { DEFAULT_CLIENT_PAGE_SIZE } from "@/lib/clients/queries";
+import { clientRelationsSql, NO_RELATIONS, relationsById } from "@/lib/clients/relations";
+import { serializeClient } from "@/lib/clients/serialize";
 import { DEFAULT_TIME_LOG_PAGE_SIZE } from "@/lib/time-logs/queries";
+import { timeLogRelationsSql, withRelations } from "@/lib/time-logs/relations";
+import { serializeTimeLog } from "@/lib/time-logs/serialize";
+import { hashToken } from "@/lib/tokens";
 
 const DATE_OID = 1082;
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.DATABASE_POOL_SIZE ?? 10), // the app's pool size
   // Prisma reads a DATE as midnight UTC; pg's default would use the process's time zone.
-  types: { getTypeParser: ((oid: number, format?: "text" | "binary") => (oid === DATE_OID ? (v: string) => new Date(`${v}T00:00:00Z`) : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser },
+  types: {
+    getTypeParser: ((oid: number, format?: "text" | "binary") =>
+      oid === DATE_OID
+        ? (v: string) => new Date(`${v}T00:00:00Z`)
+        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  },
 });
 
 interface Viewer {
@@ -54,9 +59,15 @@ async function listClients(viewer: Viewer, url: URL) {
        FROM clients WHERE is_archived = false AND tenant_id = $1 ORDER BY name ASC, uuid ASC LIMIT $2 OFFSET $3`,
       [tenantId, page.take, page.skip],
     ),
-    query(`SELECT id, name, type::text, options FROM custom_fields WHERE tenant_id = $1 ORDER BY position ASC, id ASC`, [tenantId]),
+    query(
+      `SELECT id, name, type::text, options FROM custom_fields WHERE tenant_id = $1 ORDER BY position ASC, id ASC`,
+      [tenantId],
+    ),
   ]);
-  const relationsSql = clientRelationsSql(tenantId, clients.map((c) => c.id));
+  const relationsSql = clientRelationsSql(
+    tenantId,
+    clients.map((c) => c.id),
+  );
   const relations = relationsById(await query(relationsSql.text, relationsSql.values), () => true);
   const data = clients.map((c) => serializeClient(c, relations.get(c.id) ?? NO_RELATIONS, fields));
   return paginated(url, page, count, data);
@@ -79,7 +90,9 @@ async function listTimeLogs(viewer: Viewer, url: URL) {
     ),
   ]);
   const relationsSql = timeLogRelationsSql(viewer.tenantId, logs);
-  const [relations] = logs.length ? await query(relationsSql.text, relationsSql.values) : [{ clients: [], jobs: [], users: [] }];
+  const [relations] = logs.length
+    ? await query(relationsSql.text, relationsSql.values)
+    : [{ clients: [], jobs: [], users: [] }];
   const data = withRelations(logs, relations).map(serializeTimeLog);
   return paginated(url, page, count, data);
 }

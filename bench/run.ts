@@ -5,15 +5,15 @@
 // settings, not in code.
 // Settings: BENCH_DURATION (seconds per scenario, default 10), BENCH_WARMUP (seconds, default 2),
 // BENCH_CONNECTIONS (default 32), BENCH_ONLY (run only scenarios whose name contains this text).
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFile, readdir, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { migrate } from "@/scripts/migrate";
-import { BENCH_OUT, TOKENS_FILE, type BenchTokens } from "./config";
+import { BENCH_OUT, type BenchTokens, TOKENS_FILE } from "./config";
 
 const APP_PORT = 3400;
 const FLOOR_PORT = 3401;
@@ -32,7 +32,9 @@ async function loadFixtures() {
     const column = async (sql: string) => (await session.query(sql)).rows.map((r) => Object.values(r)[0] as string);
     return {
       clientUuids: await column(`SELECT uuid FROM clients WHERE tenant_id = ${large} ORDER BY id % 997, id LIMIT 500`),
-      contactEmails: await column(`SELECT email FROM contacts WHERE tenant_id = ${large} ORDER BY id % 997, id LIMIT 500`),
+      contactEmails: await column(
+        `SELECT email FROM contacts WHERE tenant_id = ${large} ORDER BY id % 997, id LIMIT 500`,
+      ),
     };
   } finally {
     await session.end();
@@ -49,7 +51,8 @@ interface Scenario {
 }
 
 const get = (target: string): autocannon.Request => ({ method: "GET", path: target });
-const rotate = (values: string[], toPath: (value: string) => string): autocannon.Request[] => values.map((v) => get(toPath(v)));
+const rotate = (values: string[], toPath: (value: string) => string): autocannon.Request[] =>
+  values.map((v) => get(toPath(v)));
 
 function scenarios(fixtures: Awaited<ReturnType<typeof loadFixtures>>): Scenario[] {
   const api = "/api/v1";
@@ -58,21 +61,63 @@ function scenarios(fixtures: Awaited<ReturnType<typeof loadFixtures>>): Scenario
   const all: Scenario[] = [
     { name: "GET /me", token: "owner", requests: [get(`${api}/me`)] },
     { name: "clients, by name", token: "owner", requests: [get(`${api}/clients?limit=50`)], floor: true },
-    { name: "clients, created_at desc", token: "owner", requests: [get(`${api}/clients?limit=50&sort_by=created_at&sort_direction=desc`)] },
+    {
+      name: "clients, created_at desc",
+      token: "owner",
+      requests: [get(`${api}/clients?limit=50&sort_by=created_at&sort_direction=desc`)],
+    },
     { name: "clients, page 1000", token: "owner", requests: [get(`${api}/clients?limit=50&page=1000`)], floor: true },
     // Two specific terms (a reference, an email fragment: a few hundred matches at most) and two broad ones
     // (a word in 5,555 client names, a city of 9,333 clients).
-    { name: "clients?search=", token: "owner", requests: ["bl-04213", "uma.walsh", "kestrel", "glasgow"].map((t) => get(`${api}/clients?search=${t}&limit=50`)) },
-    { name: "clients/search?q=", token: "owner", requests: ["har", "kest", "oak", "ember f"].map((q) => get(`${api}/clients/search?q=${encodeURIComponent(q)}`)) },
-    { name: "clients/{uuid}", token: "owner", requests: rotate(fixtures.clientUuids, (uuid) => `${api}/clients/${uuid}`) },
+    {
+      name: "clients?search=",
+      token: "owner",
+      requests: ["bl-04213", "uma.walsh", "kestrel", "glasgow"].map((t) => get(`${api}/clients?search=${t}&limit=50`)),
+    },
+    {
+      name: "clients/search?q=",
+      token: "owner",
+      requests: ["har", "kest", "oak", "ember f"].map((q) => get(`${api}/clients/search?q=${encodeURIComponent(q)}`)),
+    },
+    {
+      name: "clients/{uuid}",
+      token: "owner",
+      requests: rotate(fixtures.clientUuids, (uuid) => `${api}/clients/${uuid}`),
+    },
     // A last name (13,632 contacts, together in the list's order) and a first name (spread over it).
-    { name: "contacts?search=", token: "owner", requests: ["walsh", "priya"].map((t) => get(`${api}/contacts?search=${t}&limit=50`)) },
-    { name: "contacts?email=", token: "owner", requests: rotate(fixtures.contactEmails, (email) => `${api}/contacts?email=${encodeURIComponent(email)}`) },
-    { name: "jobs, status + due range", token: "owner", requests: [get(`${api}/jobs?statuses[]=in-progress&due_date_range=this_month`)] },
-    { name: "jobs, assigned_clients user", token: "assigned", requests: [get(`${api}/jobs?due_date_range=this_month`)] },
+    {
+      name: "contacts?search=",
+      token: "owner",
+      requests: ["walsh", "priya"].map((t) => get(`${api}/contacts?search=${t}&limit=50`)),
+    },
+    {
+      name: "contacts?email=",
+      token: "owner",
+      requests: rotate(fixtures.contactEmails, (email) => `${api}/contacts?email=${encodeURIComponent(email)}`),
+    },
+    {
+      name: "jobs, status + due range",
+      token: "owner",
+      requests: [get(`${api}/jobs?statuses[]=in-progress&due_date_range=this_month`)],
+    },
+    {
+      name: "jobs, assigned_clients user",
+      token: "assigned",
+      requests: [get(`${api}/jobs?due_date_range=this_month`)],
+    },
     { name: "clients, assigned_clients user", token: "assigned", requests: [get(`${api}/clients?limit=50`)] },
-    { name: "time-logs this_year", token: "owner", requests: [get(`${api}/time-logs?range=this_year&per_page=100`)], floor: true },
-    { name: "time-logs, page 1000", token: "owner", requests: [get(`${api}/time-logs?range=this_year&per_page=100&page=1000`)], floor: true },
+    {
+      name: "time-logs this_year",
+      token: "owner",
+      requests: [get(`${api}/time-logs?range=this_year&per_page=100`)],
+      floor: true,
+    },
+    {
+      name: "time-logs, page 1000",
+      token: "owner",
+      requests: [get(`${api}/time-logs?range=this_year&per_page=100&page=1000`)],
+      floor: true,
+    },
     {
       name: "POST /clients",
       token: "owner",
@@ -83,7 +128,14 @@ function scenarios(fixtures: Awaited<ReturnType<typeof loadFixtures>>): Scenario
           // A fresh name and reference per request, so that no request fails the uniqueness check.
           setupRequest: (request) => {
             created += 1;
-            return { ...request, body: JSON.stringify({ name: `Bench ${runId} ${created}`, client_id: `BENCH-${runId}-${created}`, city: "Leeds" }) };
+            return {
+              ...request,
+              body: JSON.stringify({
+                name: `Bench ${runId} ${created}`,
+                client_id: `BENCH-${runId}-${created}`,
+                city: "Leeds",
+              }),
+            };
           },
         },
       ],
@@ -104,13 +156,17 @@ class Server {
     readonly port: number,
     private readonly child: ChildProcess,
   ) {
-    for (const stream of [child.stdout, child.stderr]) stream?.on("data", (chunk) => process.stderr.write(`[${name}] ${chunk}`));
+    for (const stream of [child.stdout, child.stderr])
+      stream?.on("data", (chunk) => process.stderr.write(`[${name}] ${chunk}`));
     child.on("exit", (code, signal) => process.stderr.write(`[${name}] exited (${signal ?? code})\n`));
     this.sampler = setInterval(() => void this.sample(), 200);
   }
 
   static async start(name: string, port: number, command: string[], env: Record<string, string>) {
-    const child = spawn(command[0], command.slice(1), { env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command[0], command.slice(1), {
+      env: { ...process.env, ...env, PORT: String(port) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const server = new Server(name, port, child);
     await server.ready();
     return server;
@@ -119,7 +175,10 @@ class Server {
   private async ready() {
     for (let attempt = 0; attempt < 120; attempt++) {
       if (this.child.exitCode !== null) throw new Error(`${this.name} exited with code ${this.child.exitCode}`);
-      const answered = await fetch(`http://127.0.0.1:${this.port}/api/v1/clients`).then(() => true, () => false);
+      const answered = await fetch(`http://127.0.0.1:${this.port}/api/v1/clients`).then(
+        () => true,
+        () => false,
+      );
       if (answered) return;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
@@ -196,7 +255,12 @@ async function settle() {
   }
 }
 
-async function measure(port: number, token: string, requests: autocannon.Request[], seconds: number): Promise<Measurement> {
+async function measure(
+  port: number,
+  token: string,
+  requests: autocannon.Request[],
+  seconds: number,
+): Promise<Measurement> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -239,8 +303,16 @@ const list = scenarios(await loadFixtures());
 // The app runs as `npm start` runs it (its heap limit included), without npm's own process in the measured tree.
 const { scripts } = JSON.parse(await readFile("package.json", "utf8"));
 const appPath = `${path.resolve("node_modules", ".bin")}:${process.env.PATH}`;
-const app = await Server.start("app", APP_PORT, ["/bin/sh", "-c", `${scripts.start} -p ${APP_PORT}`], { ...appEnv, PATH: appPath });
-const floor = await Server.start("floor", FLOOR_PORT, [process.execPath, "--import", "tsx", path.join("bench", "floor-server.ts")], {});
+const app = await Server.start("app", APP_PORT, ["/bin/sh", "-c", `${scripts.start} -p ${APP_PORT}`], {
+  ...appEnv,
+  PATH: appPath,
+});
+const floor = await Server.start(
+  "floor",
+  FLOOR_PORT,
+  [process.execPath, "--import", "tsx", path.join("bench", "floor-server.ts")],
+  {},
+);
 
 const loadBefore = os.loadavg()[0];
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -259,7 +331,15 @@ try {
       versusFloor = `${Math.round((result.requestsPerSecond / base.requestsPerSecond) * 100)}% of ${base.requestsPerSecond.toFixed(0)}/s (p50 ${base.p50}, p99 ${base.p99}, errors ${base.errors})`;
     }
     const rss = mb(app.scenarioPeakRssBytes);
-    rows.push([scenario.name, result.requestsPerSecond.toFixed(0), String(result.p50), String(result.p99), String(result.errors), rss, versusFloor]);
+    rows.push([
+      scenario.name,
+      result.requestsPerSecond.toFixed(0),
+      String(result.p50),
+      String(result.p99),
+      String(result.errors),
+      rss,
+      versusFloor,
+    ]);
   }
 } finally {
   await app.stop();

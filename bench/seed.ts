@@ -3,34 +3,44 @@
 // chunks so that a progress bar can follow. Writes tokens for the large tenant's owner and for one of its
 // `assigned_clients` users to bench/out/tokens.json.
 import { mkdir, writeFile } from "node:fs/promises";
-import pg from "pg";
 import bcrypt from "bcryptjs";
+import pg from "pg";
+import { BUILT_IN_ROLES } from "@/lib/auth/permissions";
 import { closeDatabase, prisma } from "@/lib/db/client";
 import { tenantDb } from "@/lib/db/tenant";
-import { BUILT_IN_ROLES } from "@/lib/auth/permissions";
-import { createApiToken } from "@/lib/tokens";
 import { seedDemo } from "@/lib/demo/seed";
+import { createApiToken } from "@/lib/tokens";
 import { migrate } from "@/scripts/migrate";
-import { BENCH_OUT, TOKENS_FILE, type BenchTokens } from "./config";
+import { BENCH_OUT, type BenchTokens, TOKENS_FILE } from "./config";
 
 const SCALE = { clients: 100_000, contactsPerClient: 3, jobsPerClient: 2, timeLogsPerJob: 5 };
 const CHUNK_ROWS = 50_000;
 const STAFF = 40; // users of the large tenant
 
 const url = process.env.DATABASE_URL;
-if (!url) throw new Error("Set DATABASE_URL to the PostgreSQL database to fill (e.g. postgresql://postgres@127.0.0.1:5432/cjt_bench).");
+if (!url)
+  throw new Error(
+    "Set DATABASE_URL to the PostgreSQL database to fill (e.g. postgresql://postgres@127.0.0.1:5432/cjt_bench).",
+  );
 process.env.DEMO_SEED = "off";
 
 /** A one-line progress bar on stderr: `label [#####.....] 40%`. */
 function progress(label: string, done: number, total: number) {
   const width = 30;
   const filled = Math.round((done / total) * width);
-  process.stderr.write(`\r${label.padEnd(22)} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${Math.round((done / total) * 100)}%`);
+  process.stderr.write(
+    `\r${label.padEnd(22)} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${Math.round((done / total) * 100)}%`,
+  );
   if (done === total) process.stderr.write("\n");
 }
 
 /** Runs `statement(from, to)` over 1..total in chunks (each a generate_series or id range), showing progress. */
-async function inChunks(session: pg.Client, label: string, total: number, statement: (from: number, to: number) => string) {
+async function inChunks(
+  session: pg.Client,
+  label: string,
+  total: number,
+  statement: (from: number, to: number) => string,
+) {
   const started = Date.now();
   for (let from = 1; from <= total; from += CHUNK_ROWS) {
     const to = Math.min(total, from + CHUNK_ROWS - 1);
@@ -44,14 +54,114 @@ const sqlArray = (items: string[]) => `ARRAY[${items.map((s) => `'${s.replace(/'
 /** The (1-based) element of a SQL array literal picked by an integer expression. */
 const pick = (items: string[], index: string) => `(${sqlArray(items)})[1 + ((${index}) % ${items.length})]`;
 
-const FIRST = ["Alice", "Ben", "Chloe", "Dev", "Emma", "Farid", "Grace", "Hugo", "Isla", "Jack", "Kiran", "Lena", "Mo", "Nina", "Oscar", "Priya", "Quinn", "Rosa", "Tom", "Uma", "Victor", "Wen", "Yusuf", "Zara"];
-const LAST = ["Archer", "Baker", "Clarke", "Doyle", "Evans", "Fischer", "Gupta", "Hughes", "Iqbal", "Jones", "Kelly", "Lopez", "Murphy", "Novak", "OBrien", "Patel", "Reid", "Singh", "Turner", "Walsh", "Young", "Zhang"];
-const NAME_PARTS = ["Harbour", "Oak", "Summit", "Riverside", "Copper", "Lantern", "Meadow", "Granite", "Bluebell", "Northwind", "Saffron", "Atlas", "Willow", "Falcon", "Ember", "Kestrel", "Orchard", "Beacon"];
-const NAME_KINDS = ["Bakery", "Builders", "Consulting", "Dental", "Design", "Foods", "Garage", "Logistics", "Media", "Pharmacy", "Studios", "Trust", "Plumbing", "Vets", "Joinery", "Florists"];
+const FIRST = [
+  "Alice",
+  "Ben",
+  "Chloe",
+  "Dev",
+  "Emma",
+  "Farid",
+  "Grace",
+  "Hugo",
+  "Isla",
+  "Jack",
+  "Kiran",
+  "Lena",
+  "Mo",
+  "Nina",
+  "Oscar",
+  "Priya",
+  "Quinn",
+  "Rosa",
+  "Tom",
+  "Uma",
+  "Victor",
+  "Wen",
+  "Yusuf",
+  "Zara",
+];
+const LAST = [
+  "Archer",
+  "Baker",
+  "Clarke",
+  "Doyle",
+  "Evans",
+  "Fischer",
+  "Gupta",
+  "Hughes",
+  "Iqbal",
+  "Jones",
+  "Kelly",
+  "Lopez",
+  "Murphy",
+  "Novak",
+  "OBrien",
+  "Patel",
+  "Reid",
+  "Singh",
+  "Turner",
+  "Walsh",
+  "Young",
+  "Zhang",
+];
+const NAME_PARTS = [
+  "Harbour",
+  "Oak",
+  "Summit",
+  "Riverside",
+  "Copper",
+  "Lantern",
+  "Meadow",
+  "Granite",
+  "Bluebell",
+  "Northwind",
+  "Saffron",
+  "Atlas",
+  "Willow",
+  "Falcon",
+  "Ember",
+  "Kestrel",
+  "Orchard",
+  "Beacon",
+];
+const NAME_KINDS = [
+  "Bakery",
+  "Builders",
+  "Consulting",
+  "Dental",
+  "Design",
+  "Foods",
+  "Garage",
+  "Logistics",
+  "Media",
+  "Pharmacy",
+  "Studios",
+  "Trust",
+  "Plumbing",
+  "Vets",
+  "Joinery",
+  "Florists",
+];
 const SUFFIXES = ["Ltd", "LLP", "& Co", "Group", "Partners"];
 const CITIES = ["London", "Leeds", "Glasgow", "Dublin", "Cork", "Boston", "Berlin", "Manchester", "Bristol", "Cardiff"];
-const JOB_KINDS = ["VAT return", "Year-end accounts", "Payroll run", "Bookkeeping", "Corporation tax return", "Management accounts", "Self assessment", "Audit preparation"];
-const NOTES = ["Reconciled bank statements", "Call with client", "Prepared working papers", "Reviewed payroll", "Chased missing receipts", "Filed return"];
+const JOB_KINDS = [
+  "VAT return",
+  "Year-end accounts",
+  "Payroll run",
+  "Bookkeeping",
+  "Corporation tax return",
+  "Management accounts",
+  "Self assessment",
+  "Audit preparation",
+];
+const NOTES = [
+  "Reconciled bank statements",
+  "Call with client",
+  "Prepared working papers",
+  "Reviewed payroll",
+  "Chased missing receipts",
+  "Filed return",
+];
 
 async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
   const client = await prisma();
@@ -61,7 +171,11 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
   const roles = Object.fromEntries(
     (
       await db.role.createManyAndReturn({
-        data: Object.entries(BUILT_IN_ROLES).map(([name, permissions]) => ({ tenantId, name, permissions: [...permissions] })),
+        data: Object.entries(BUILT_IN_ROLES).map(([name, permissions]) => ({
+          tenantId,
+          name,
+          permissions: [...permissions],
+        })),
       })
     ).map((r) => [r.name, r.id]),
   );
@@ -80,12 +194,28 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
       timezone: "Europe/London",
     })),
   });
-  const ids = async (table: string) => (await session.query(`SELECT id FROM ${table} WHERE tenant_id = $1 ORDER BY id`, [tenantId])).rows.map((r) => r.id as number);
-  await db.clientGroup.createMany({ data: ["North", "South", "East", "West", "Payroll", "Charities"].map((name) => ({ tenantId, name })) });
-  await db.tag.createMany({ data: ["VAT", "Payroll", "Year-end", "Priority", "Bookkeeping", "Audit", "Charity", "Startup"].map((name) => ({ tenantId, name })) });
+  const ids = async (table: string) =>
+    (await session.query(`SELECT id FROM ${table} WHERE tenant_id = $1 ORDER BY id`, [tenantId])).rows.map(
+      (r) => r.id as number,
+    );
+  await db.clientGroup.createMany({
+    data: ["North", "South", "East", "West", "Payroll", "Charities"].map((name) => ({ tenantId, name })),
+  });
+  await db.tag.createMany({
+    data: ["VAT", "Payroll", "Year-end", "Priority", "Bookkeeping", "Audit", "Charity", "Startup"].map((name) => ({
+      tenantId,
+      name,
+    })),
+  });
   await db.customField.createMany({
     data: [
-      { tenantId, name: "industry", type: "select", options: ["Retail", "Hospitality", "Construction", "Technology", "Charity"], position: 0 },
+      {
+        tenantId,
+        name: "industry",
+        type: "select",
+        options: ["Retail", "Hospitality", "Construction", "Technology", "Charity"],
+        position: 0,
+      },
       { tenantId, name: "employees", type: "number", options: [], position: 1 },
       { tenantId, name: "onboarded_on", type: "date", options: [], position: 2 },
       { tenantId, name: "aml_checked", type: "boolean", options: [], position: 3 },
@@ -105,19 +235,26 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
   const tagIds = await ids("tags");
   const fieldIds = await ids("custom_fields");
   const statusIds = await ids("job_statuses");
-  const countryIds = (await session.query("SELECT id FROM countries ORDER BY id LIMIT 20")).rows.map((r) => r.id as number);
+  const countryIds = (await session.query("SELECT id FROM countries ORDER BY id LIMIT 20")).rows.map(
+    (r) => r.id as number,
+  );
   const userAt = (index: string) => `(ARRAY[${userIds}])[1 + ((${index}) % ${userIds.length})]`;
   const idAt = (list: number[], index: string) => `(ARRAY[${list}])[1 + ((${index}) % ${list.length})]`;
   await session.query("SET synchronous_commit = off");
 
   // Row i of each table gets id base+i: the tenant's sequences are shared, so read where they stand first.
-  const nextId = async (table: string) => Number((await session.query(`SELECT coalesce(max(id), 0) AS id FROM ${table}`)).rows[0].id);
+  const nextId = async (table: string) =>
+    Number((await session.query(`SELECT coalesce(max(id), 0) AS id FROM ${table}`)).rows[0].id);
   const clientBase = await nextId("clients");
   const { clients, contactsPerClient, jobsPerClient, timeLogsPerJob } = SCALE;
   // Who is assigned which client (a trigger on clients and one on job_assignees) is rebuilt once after the jobs.
   await session.query("ALTER TABLE clients DISABLE TRIGGER clients_assigned");
   await session.query("ALTER TABLE job_assignees DISABLE TRIGGER job_assignees_assigned");
-  await inChunks(session, "clients", clients, (from, to) => `
+  await inChunks(
+    session,
+    "clients",
+    clients,
+    (from, to) => `
     INSERT INTO clients (tenant_id, id, name, client_ref, reg_number, website, country_id, state, city, street_address,
                          postal_code, year_end, is_archived, client_status, account_manager_id, created_at, updated_at)
     SELECT ${tenantId}, ${clientBase} + i,
@@ -130,15 +267,25 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
            ${pick(["12-31", "03-31", "06-30", "09-30", "04-05"], "i")},
            i % 12 = 11, CASE WHEN i % 5 = 4 THEN 'prospect' ELSE 'active' END::"ClientStatus",
            ${userAt("i")}, now() - (i % 1825) * interval '1 day' - (i % 86400) * interval '1 second', now()
-    FROM generate_series(${from}, ${to}) AS i`);
-  await inChunks(session, "client groups and tags", clients, (from, to) => `
+    FROM generate_series(${from}, ${to}) AS i`,
+  );
+  await inChunks(
+    session,
+    "client groups and tags",
+    clients,
+    (from, to) => `
     WITH g AS (INSERT INTO client_group_members (tenant_id, client_id, group_id)
                SELECT ${tenantId}, ${clientBase} + i, ${idAt(groupIds, "i")} FROM generate_series(${from}, ${to}) AS i)
     INSERT INTO client_tags (tenant_id, client_id, tag_id)
     SELECT ${tenantId}, ${clientBase} + i, ${idAt(tagIds, "i + k")}
-    FROM generate_series(${from}, ${to}) AS i, generate_series(0, 1) AS k WHERE k = 0 OR i % 3 = 0`);
+    FROM generate_series(${from}, ${to}) AS i, generate_series(0, 1) AS k WHERE k = 0 OR i % 3 = 0`,
+  );
   const [industry, employees, onboarded, aml] = fieldIds;
-  await inChunks(session, "custom field values", clients, (from, to) => `
+  await inChunks(
+    session,
+    "custom field values",
+    clients,
+    (from, to) => `
     INSERT INTO custom_field_values (tenant_id, client_id, field_id, value)
     SELECT ${tenantId}, ${clientBase} + i, f.id, f.value
     FROM generate_series(${from}, ${to}) AS i,
@@ -146,13 +293,18 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
                          (${employees}, to_jsonb(1 + i % 250)),
                          (${onboarded}, to_jsonb(to_char(current_date - (i % 900), 'YYYY-MM-DD'))),
                          (${aml}, to_jsonb(i % 4 <> 0))) AS f(id, value)
-    WHERE f.id <> ${onboarded} OR i % 2 = 0`);
+    WHERE f.id <> ${onboarded} OR i % 2 = 0`,
+  );
 
   const contactBase = await nextId("contacts");
   const contacts = clients * contactsPerClient;
   // Linking a contact makes a trigger recompute its client's search text; in bulk, that is done once per client below.
   await session.query("ALTER TABLE client_contacts DISABLE TRIGGER client_contacts_search_text");
-  await inChunks(session, "contacts", contacts, (from, to) => `
+  await inChunks(
+    session,
+    "contacts",
+    contacts,
+    (from, to) => `
     WITH c AS (
       INSERT INTO contacts (tenant_id, id, firstname, lastname, preferred_name, email, phone_number, portal_enabled, created_at, updated_at)
       SELECT ${tenantId}, ${contactBase} + i, ${pick(FIRST, "i")}, ${pick(LAST, "i / 24")}, ${pick(FIRST, "i")},
@@ -164,15 +316,25 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
     SELECT ${tenantId}, ${clientBase} + 1 + (id - ${contactBase} - 1) / ${contactsPerClient}, id,
            CASE WHEN (id - ${contactBase} - 1) % ${contactsPerClient} = 0 THEN 'Director' ELSE 'Finance manager' END,
            (id - ${contactBase} - 1) % ${contactsPerClient} = 0, (id - ${contactBase} - 1) % ${contactsPerClient} = 0
-    FROM c`);
+    FROM c`,
+  );
   await session.query("ALTER TABLE client_contacts ENABLE TRIGGER client_contacts_search_text");
-  await inChunks(session, "client search text", clients, (from, to) => `
-    UPDATE clients SET search_text = DEFAULT WHERE tenant_id = ${tenantId} AND id BETWEEN ${clientBase} + ${from} AND ${clientBase} + ${to}`);
+  await inChunks(
+    session,
+    "client search text",
+    clients,
+    (from, to) => `
+    UPDATE clients SET search_text = DEFAULT WHERE tenant_id = ${tenantId} AND id BETWEEN ${clientBase} + ${from} AND ${clientBase} + ${to}`,
+  );
 
   const jobBase = await nextId("jobs");
   const jobs = clients * jobsPerClient;
   const completed = statusIds[4];
-  await inChunks(session, "jobs", jobs, (from, to) => `
+  await inChunks(
+    session,
+    "jobs",
+    jobs,
+    (from, to) => `
     INSERT INTO jobs (tenant_id, id, name, description, status_id, client_id, start_date, due_date, internal_due_date,
                       estimated_hours, is_completed, completed_date, is_client_request, created_at, updated_at)
     SELECT ${tenantId}, ${jobBase} + i, ${pick(JOB_KINDS, "i")} || ' ' || (2024 + i % 3), 'Prepare and file.',
@@ -180,14 +342,20 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
            current_date + (i % 730 - 400) - 14, current_date + (i % 730 - 400), current_date + (i % 730 - 400) - 3,
            1 + i % 40, s.id = ${completed}, CASE WHEN s.id = ${completed} THEN current_date + (i % 730 - 400) - 1 END,
            i % 9 = 0, now() - (i % 1000) * interval '1 day', now()
-    FROM generate_series(${from}, ${to}) AS i, LATERAL (SELECT ${idAt(statusIds, "i")} AS id) AS s`);
-  await inChunks(session, "job people and tags", jobs, (from, to) => `
+    FROM generate_series(${from}, ${to}) AS i, LATERAL (SELECT ${idAt(statusIds, "i")} AS id) AS s`,
+  );
+  await inChunks(
+    session,
+    "job people and tags",
+    jobs,
+    (from, to) => `
     WITH a AS (INSERT INTO job_assignees (tenant_id, job_id, user_id)
                SELECT ${tenantId}, ${jobBase} + i, ${userAt("i")} FROM generate_series(${from}, ${to}) AS i),
          f AS (INSERT INTO job_followers (tenant_id, job_id, user_id)
                SELECT ${tenantId}, ${jobBase} + i, ${userAt("i + 1")} FROM generate_series(${from}, ${to}) AS i WHERE i % 5 = 0)
     INSERT INTO job_tags (tenant_id, job_id, tag_id)
-    SELECT ${tenantId}, ${jobBase} + i, ${idAt(tagIds, "i")} FROM generate_series(${from}, ${to}) AS i WHERE i % 2 = 0`);
+    SELECT ${tenantId}, ${jobBase} + i, ${idAt(tagIds, "i")} FROM generate_series(${from}, ${to}) AS i WHERE i % 2 = 0`,
+  );
 
   await session.query("ALTER TABLE clients ENABLE TRIGGER clients_assigned");
   await session.query("ALTER TABLE job_assignees ENABLE TRIGGER job_assignees_assigned");
@@ -196,12 +364,17 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
   const timeLogBase = await nextId("time_logs");
   // Each time log moves its user's count for its day (a trigger); in bulk, the counts are made once below.
   await session.query("ALTER TABLE time_logs DISABLE TRIGGER time_logs_day_counts");
-  await inChunks(session, "time logs", jobs * timeLogsPerJob, (from, to) => `
+  await inChunks(
+    session,
+    "time logs",
+    jobs * timeLogsPerJob,
+    (from, to) => `
     INSERT INTO time_logs (tenant_id, id, user_id, job_id, client_id, note, minutes, date, created_at, updated_at)
     SELECT ${tenantId}, ${timeLogBase} + i, ${userAt("i / 3")}, ${jobBase} + j, ${clientBase} + 1 + (j - 1) / ${jobsPerClient},
            ${pick(NOTES, "i")}, 15 * (1 + i % 16), d, d + interval '17 hours', d + interval '17 hours'
     FROM generate_series(${from}, ${to}) AS i,
-         LATERAL (SELECT 1 + (i - 1) / ${timeLogsPerJob} AS j, current_date - (i % 730) AS d) AS x`);
+         LATERAL (SELECT 1 + (i - 1) / ${timeLogsPerJob} AS j, current_date - (i % 730) AS d) AS x`,
+  );
   await session.query("ALTER TABLE time_logs ENABLE TRIGGER time_logs_day_counts");
   await session.query(`
     INSERT INTO time_log_day_counts (tenant_id, user_id, date, count)
@@ -218,7 +391,8 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
 
   const owner = users[0];
   const assigned = users.find((u) => u.clientAccess === "assigned_clients")!;
-  const mint = async (user: { id: number }) => (await createApiToken(client, { tenantId, userId: user.id }, "Benchmark")).token;
+  const mint = async (user: { id: number }) =>
+    (await createApiToken(client, { tenantId, userId: user.id }, "Benchmark")).token;
   return { owner: await mint(owner), assigned: await mint(assigned) };
 }
 
@@ -226,7 +400,8 @@ const session = new pg.Client({ connectionString: url });
 try {
   await migrate();
   const client = await prisma();
-  if ((await client.tenant.count()) > 0) throw new Error("The database is not empty: drop and recreate it first (the bench seed fills an empty one).");
+  if ((await client.tenant.count()) > 0)
+    throw new Error("The database is not empty: drop and recreate it first (the bench seed fills an empty one).");
   await seedDemo(client);
   await session.connect();
   const tokens = await seedLargeTenant(session);

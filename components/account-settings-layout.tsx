@@ -7,10 +7,21 @@ import { focusRing } from "./styles";
 const SECTIONS = [{ href: API_TOKENS_PATH, label: "API tokens" }];
 
 /** The frame of every account settings page: who is signed in, sign out, and the settings sections. */
-export function AccountSettingsLayout({ user, current, children }: { user: SignedInUser; current: string; children: React.ReactNode }) {
+export function AccountSettingsLayout({
+  user,
+  current,
+  children,
+}: {
+  user: SignedInUser;
+  current: string;
+  children: React.ReactNode;
+}) {
   return (
     <>
-      <a href="#content" className="sr-only rounded bg-white px-3 py-2 focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:ring-2 focus:ring-slate-900">
+      <a
+        href="#content"
+        className="sr-only rounded bg-white px-3 py-2 focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:ring-2 focus:ring-slate-900"
+      >
         Skip to content
       </a>
       <header className="border-b border-slate-200 bg-white">

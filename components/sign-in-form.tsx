@@ -1,7 +1,7 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
 import { signIn } from "next-auth/react";
+import { type FormEvent, useState } from "react";
 import { signInErrorMessage } from "@/lib/auth/sign-in-errors";
 import { primaryButton, textInput } from "./styles";
 
@@ -32,7 +32,11 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
     // method="post": a submit before the page's script has loaded must not put the password in the URL.
     <form method="post" onSubmit={submit} className="space-y-5" aria-describedby={error ? "signin-error" : undefined}>
       {error && (
-        <p id="signin-error" role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+        <p
+          id="signin-error"
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+        >
           {error}
         </p>
       )}
@@ -46,7 +50,14 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
         <label htmlFor="password" className="block text-sm font-medium">
           Password
         </label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required className={textInput} />
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className={textInput}
+        />
       </div>
       <button type="submit" disabled={pending} className={`${primaryButton} w-full`}>
         {pending ? "Signing in…" : "Sign in"}

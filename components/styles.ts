@@ -1,5 +1,6 @@
 // Shared Tailwind class lists, so every control looks and focuses the same way.
-export const focusRing = "focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-2 focus-visible:ring-slate-900";
+export const focusRing =
+  "focus:outline-none focus-visible:ring-2 focus-visible:ring-offset-2 focus-visible:ring-slate-900";
 const button = `inline-flex items-center justify-center rounded-md px-4 py-2 text-sm font-medium disabled:opacity-60 ${focusRing}`;
 
 export const primaryButton = `${button} bg-slate-900 text-white hover:bg-slate-700`;

@@ -3,7 +3,11 @@ import { expect, signIn, signOut, test } from "./support";
 
 const SCREENSHOTS = path.join(import.meta.dirname, "screenshots");
 
-test("create a token, see its value once, call the API with it, then delete it and it stops working", async ({ page, request, context }) => {
+test("create a token, see its value once, call the API with it, then delete it and it stops working", async ({
+  page,
+  request,
+  context,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto("/signin?callbackUrl=%2Fsettings%2Fapi-tokens");
   await signIn(page, "owner@birch.test");
@@ -20,7 +24,9 @@ test("create a token, see its value once, call the API with it, then delete it a
   await expect(page.getByText("Copied to the clipboard.")).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
 
-  const row = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Nightly export", exact: true }) });
+  const row = page
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { name: "Nightly export", exact: true }) });
   await expect(row).toContainText(`…${value.slice(-4)}`);
   const neverUsed = row.getByText("never", { exact: true });
   await expect(neverUsed).toBeVisible();

@@ -1,4 +1,13 @@
-import { RATE_LIMITED, WRONG_CREDENTIALS, clientAddress, expect, signIn, signInMessage, signOut, test } from "./support";
+import {
+  clientAddress,
+  expect,
+  RATE_LIMITED,
+  signIn,
+  signInMessage,
+  signOut,
+  test,
+  WRONG_CREDENTIALS,
+} from "./support";
 
 test("a signed-out visitor is sent to sign in, then brought back to the page they asked for", async ({ page }) => {
   await page.goto("/settings/api-tokens");
@@ -15,7 +24,9 @@ test("a signed-out visitor is sent to sign in, then brought back to the page the
   await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
 });
 
-test("wrong credentials get one message that does not say which part was wrong; then the right ones sign in", async ({ page }) => {
+test("wrong credentials get one message that does not say which part was wrong; then the right ones sign in", async ({
+  page,
+}) => {
   await page.goto("/signin");
   await signIn(page, "groups@acme.test", "not-the-password");
   await expect(signInMessage(page)).toHaveText(WRONG_CREDENTIALS);
@@ -43,7 +54,9 @@ test("a callbackUrl naming another site is ignored: sign-in never leaves this si
   await expect(page).toHaveURL(`${baseURL}/settings/api-tokens`);
 });
 
-test("the 11th sign-in attempt for one email within 15 minutes is refused, even from new addresses", async ({ page }) => {
+test("the 11th sign-in attempt for one email within 15 minutes is refused, even from new addresses", async ({
+  page,
+}) => {
   await page.goto("/signin");
   for (let attempt = 1; attempt <= 10; attempt++) {
     await page.setExtraHTTPHeaders({ "X-Forwarded-For": clientAddress(`rate limit ${attempt}`) });

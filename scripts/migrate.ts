@@ -7,7 +7,10 @@ export async function migrate(): Promise<string[]> {
   const url = process.env.DATABASE_URL;
   if (url) {
     return withPgSession(url, (session) =>
-      applyMigrations({ query: (sql, params) => session.query(sql, params) as never, exec: (sql) => session.query(sql) }),
+      applyMigrations({
+        query: (sql, params) => session.query(sql, params) as never,
+        exec: (sql) => session.query(sql),
+      }),
     );
   }
   const pglite = openPGlite();
@@ -21,7 +24,8 @@ export async function migrate(): Promise<string[]> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const target = process.env.DATABASE_URL ? "DATABASE_URL" : `the embedded database in ${pgliteDataDir()}`;
   migrate().then(
-    (applied) => console.log(applied.length ? `Applied to ${target}: ${applied.join(", ")}` : `${target} is up to date.`),
+    (applied) =>
+      console.log(applied.length ? `Applied to ${target}: ${applied.join(", ")}` : `${target} is up to date.`),
     (error) => {
       console.error(error instanceof Error ? error.message : error);
       process.exit(1);

@@ -16,7 +16,17 @@ export function migrationDiff(): string {
     const source = readFileSync("prisma/schema.prisma", "utf8");
     writeFileSync(schema, source.replace(/^(datasource db \{\n)/m, '$1  url = env("DATABASE_URL")\n'));
     const cli = path.join("node_modules", "prisma6", "build", "index.js");
-    const args = ["migrate", "diff", "--config", "prisma/diff.config.ts", "--from-migrations", "prisma/migrations", "--to-schema-datamodel", schema, "--script"];
+    const args = [
+      "migrate",
+      "diff",
+      "--config",
+      "prisma/diff.config.ts",
+      "--from-migrations",
+      "prisma/migrations",
+      "--to-schema-datamodel",
+      schema,
+      "--script",
+    ];
     return execFileSync(process.execPath, [cli, ...args], {
       encoding: "utf8",
       env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: "/bin/false", PRISMA_QUERY_ENGINE_LIBRARY: "/bin/false" },

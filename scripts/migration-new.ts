@@ -7,7 +7,8 @@ import { parseArgs } from "node:util";
 import { EMPTY_MIGRATION, migrationDiff } from "./migration-diff";
 
 const { values } = parseArgs({ options: { name: { type: "string" } } });
-if (!values.name || !/^[a-z0-9_]+$/.test(values.name)) throw new Error("Give the migration a name: --name lower_case_words");
+if (!values.name || !/^[a-z0-9_]+$/.test(values.name))
+  throw new Error("Give the migration a name: --name lower_case_words");
 
 const sql = migrationDiff();
 if (sql.includes(EMPTY_MIGRATION)) {

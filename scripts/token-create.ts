@@ -4,14 +4,19 @@ import { parseArgs } from "node:util";
 import { closeDatabase, prisma } from "@/lib/db/client";
 import { createApiTokenForEmail } from "@/lib/tokens";
 
-const { values } = parseArgs({ options: { email: { type: "string" }, name: { type: "string" }, tenant: { type: "string" } } });
+const { values } = parseArgs({
+  options: { email: { type: "string" }, name: { type: "string" }, tenant: { type: "string" } },
+});
 
 process.env.DEMO_SEED = "off";
 try {
-  if (!values.email || !values.name) throw new Error("Usage: npm run token:create -- --email <user email> --name <token name> [--tenant <tenant id>]");
+  if (!values.email || !values.name)
+    throw new Error("Usage: npm run token:create -- --email <user email> --name <token name> [--tenant <tenant id>]");
   const tenantId = values.tenant ? Number(values.tenant) : undefined;
   const { token, user } = await createApiTokenForEmail(await prisma(), values.email, values.name, tenantId);
-  console.log(`Token "${values.name}" for ${user.email} (${user.tenant.name}). It is shown this once; keep it safe:\n${token}`);
+  console.log(
+    `Token "${values.name}" for ${user.email} (${user.tenant.name}). It is shown this once; keep it safe:\n${token}`,
+  );
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));
   process.exitCode = 1;

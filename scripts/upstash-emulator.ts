@@ -40,7 +40,8 @@ export async function startUpstashEmulator({
     return [command, ...args];
   };
 
-  const pipeline = (commands: Command[]) => Promise.allSettled(commands.map((command) => redis.sendCommand(adapt(command))));
+  const pipeline = (commands: Command[]) =>
+    Promise.allSettled(commands.map((command) => redis.sendCommand(adapt(command))));
   const transaction = async (commands: Command[]): Promise<PromiseSettledResult<unknown>[]> => {
     const multi = redis.multi();
     for (const command of commands) multi.addCommand(adapt(command));
@@ -48,7 +49,9 @@ export async function startUpstashEmulator({
       return (await multi.exec()).map((value) => ({ status: "fulfilled", value }));
     } catch (error) {
       if (!(error instanceof MultiErrorReply)) throw error;
-      return error.replies.map((value: unknown) => (value instanceof ErrorReply ? { status: "rejected", reason: value } : { status: "fulfilled", value }));
+      return error.replies.map((value: unknown) =>
+        value instanceof ErrorReply ? { status: "rejected", reason: value } : { status: "fulfilled", value },
+      );
     }
   };
 
@@ -60,7 +63,9 @@ export async function startUpstashEmulator({
     // The client asks for strings in base64 (its default), so that any bytes survive JSON.
     const encode = request.headers["upstash-encoding"] === "base64" ? base64 : (value: unknown) => value;
     const reply = (outcome: PromiseSettledResult<unknown>): Reply =>
-      outcome.status === "fulfilled" ? { result: encode(outcome.value) } : { error: String((outcome.reason as Error).message ?? outcome.reason) };
+      outcome.status === "fulfilled"
+        ? { result: encode(outcome.value) }
+        : { error: String((outcome.reason as Error).message ?? outcome.reason) };
     try {
       const body = JSON.parse(await readBody(request));
       if (request.url === "/pipeline") return send(200, (await pipeline(body)).map(reply));
@@ -103,6 +108,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     token: process.env.UPSTASH_REDIS_REST_TOKEN || undefined,
     port: Number(process.env.UPSTASH_EMULATOR_PORT ?? 8079),
   });
-  console.log(`Upstash REST emulator on Redis ${process.env.REDIS_URL ?? "redis://127.0.0.1:6379"}. Point the app at it with:`);
+  console.log(
+    `Upstash REST emulator on Redis ${process.env.REDIS_URL ?? "redis://127.0.0.1:6379"}. Point the app at it with:`,
+  );
   console.log(`  UPSTASH_REDIS_REST_URL=${emulator.url}\n  UPSTASH_REDIS_REST_TOKEN=${emulator.token}`);
 }

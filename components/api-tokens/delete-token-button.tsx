@@ -2,8 +2,8 @@
 
 import { useRef } from "react";
 import { deleteToken } from "@/app/settings/api-tokens/actions";
-import { SubmitButton } from "../submit-button";
 import { dangerButton, secondaryButton } from "../styles";
+import { SubmitButton } from "../submit-button";
 
 /** Delete, after a confirmation in a modal dialog (the browser's own: it traps focus and closes on Escape). */
 export function DeleteTokenButton({ id, name }: { id: number; name: string }) {
@@ -11,7 +11,12 @@ export function DeleteTokenButton({ id, name }: { id: number; name: string }) {
   const titleId = `delete-token-${id}-title`;
   return (
     <>
-      <button type="button" onClick={() => dialog.current?.showModal()} aria-label={`Delete ${name}`} className={secondaryButton}>
+      <button
+        type="button"
+        onClick={() => dialog.current?.showModal()}
+        aria-label={`Delete ${name}`}
+        className={secondaryButton}
+      >
         Delete
       </button>
       <dialog
@@ -22,7 +27,9 @@ export function DeleteTokenButton({ id, name }: { id: number; name: string }) {
         <h3 id={titleId} className="text-lg font-semibold break-words">
           Delete the token “{name}”?
         </h3>
-        <p className="mt-2 text-sm text-slate-600">Anything that uses it loses access at once. This cannot be undone.</p>
+        <p className="mt-2 text-sm text-slate-600">
+          Anything that uses it loses access at once. This cannot be undone.
+        </p>
         <form action={deleteToken} className="mt-6 flex flex-wrap justify-end gap-3">
           <input type="hidden" name="id" value={id} />
           <button type="button" autoFocus onClick={() => dialog.current?.close()} className={secondaryButton}>

@@ -1,9 +1,9 @@
 "use client";
 
 import { useActionState } from "react";
-import { createToken, type CreateTokenState } from "@/app/settings/api-tokens/actions";
-import { SubmitButton } from "../submit-button";
+import { type CreateTokenState, createToken } from "@/app/settings/api-tokens/actions";
 import { primaryButton, textInput } from "../styles";
+import { SubmitButton } from "../submit-button";
 import { NewTokenValue } from "./new-token-value";
 
 export function NewTokenForm() {

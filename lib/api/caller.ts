@@ -1,10 +1,10 @@
 // Who is calling: the token's user, its role and tenant, and the tenant-scoped database every query goes through.
 import { timingSafeEqual } from "node:crypto";
+import { type Permission, permissionsOf } from "@/lib/auth/permissions";
+import { type TenantDb, tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { ClientAccess } from "@/lib/generated/prisma/enums";
-import { tenantDb, type TenantDb } from "@/lib/db/tenant";
-import { permissionsOf, type Permission } from "@/lib/auth/permissions";
-import { TOKEN_PATTERN, hashToken } from "@/lib/tokens";
+import { hashToken, TOKEN_PATTERN } from "@/lib/tokens";
 import { unauthenticated } from "./errors";
 
 export interface Caller {
@@ -38,7 +38,8 @@ type TokenOwnerRow = Omit<Caller["user"], "id"> & {
   tenantTimezone: string;
 };
 
-const pick = <T, K extends keyof T>(from: T, keys: K[]) => Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
+const pick = <T, K extends keyof T>(from: T, keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
 
 /** `last_used_at` is written at most this often per token, not on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;

@@ -54,7 +54,9 @@ export const queryDateRange = () =>
       }
       return spec;
     })
-    .describe(`Date range: FROM,TO (YYYY-MM-DD, inclusive, either end may be empty) or one of ${NAMED_RANGES.join(", ")}`);
+    .describe(
+      `Date range: FROM,TO (YYYY-MM-DD, inclusive, either end may be empty) or one of ${NAMED_RANGES.join(", ")}`,
+    );
 
 export function resolveDateRange(spec: DateRangeSpec, timeZone: string, now: Date = new Date()): DateRange {
   if (!("name" in spec)) return spec;

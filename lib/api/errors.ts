@@ -20,14 +20,16 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string) => new ApiError(400, message);
-export const unauthenticated = () => new ApiError(401, "Unauthenticated: send a valid token as 'Authorization: Bearer <token>'.");
+export const unauthenticated = () =>
+  new ApiError(401, "Unauthenticated: send a valid token as 'Authorization: Bearer <token>'.");
 export const forbidden = (message = "You do not have access to this record.") => new ApiError(403, message);
 export const notFound = (what = "Resource") => new ApiError(404, `${what} not found.`);
 
 export function validationFailed(errors: FieldErrors): ApiError {
   const fields = Object.keys(errors);
   const first = `${fields[0]}: ${errors[fields[0]][0]}`;
-  const more = fields.length > 1 ? ` (and ${fields.length - 1} more field${fields.length > 2 ? "s" : ""} with errors)` : "";
+  const more =
+    fields.length > 1 ? ` (and ${fields.length - 1} more field${fields.length > 2 ? "s" : ""} with errors)` : "";
   return new ApiError(422, `The given data was invalid. ${first}${more}`, errors);
 }
 

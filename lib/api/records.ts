@@ -20,7 +20,11 @@ export async function missingRecord(model: UuidModel, uuid: string) {
   const client = await prisma();
   const where = { where: { uuid } };
   const elsewhere =
-    model === "client" ? await client.client.count(where) : model === "contact" ? await client.contact.count(where) : await client.job.count(where);
+    model === "client"
+      ? await client.client.count(where)
+      : model === "contact"
+        ? await client.contact.count(where)
+        : await client.job.count(where);
   return elsewhere > 0 ? forbidden() : notFound(LABELS[model]);
 }
 

@@ -4,7 +4,11 @@ import { UUID } from "./records";
 import { queryInt } from "./validation";
 
 export const uuidString = () =>
-  z.string().regex(UUID, "Must be a uuid.").transform((value) => value.toLowerCase()).describe("uuid");
+  z
+    .string()
+    .regex(UUID, "Must be a uuid.")
+    .transform((value) => value.toLowerCase())
+    .describe("uuid");
 
 /** An integer id (users, tags) in a JSON body; the range of the database's integer keys. */
 export const recordId = () => z.number().int().min(1).max(2_147_483_647);

@@ -35,7 +35,10 @@ export interface RouteOptions {
 
 /** A JSON answer with another status than 200 (e.g. 201 for creates). */
 export class JsonResponse {
-  constructor(readonly status: number, readonly body: unknown) {}
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
 }
 export const created = (body: unknown) => new JsonResponse(201, body);
 
@@ -48,7 +51,9 @@ export function apiRoute<P = Record<string, never>>(
   { rateLimit }: RouteOptions = {},
 ): Record<Method | "OPTIONS", NextHandler> {
   const allow = [...METHODS.filter((m) => handlers[m]), "OPTIONS"].join(", ");
-  const methodNotAllowed = refuseWith(new ApiError(405, `Method not allowed. This path accepts: ${allow}.`, undefined, { Allow: allow }));
+  const methodNotAllowed = refuseWith(
+    new ApiError(405, `Method not allowed. This path accepts: ${allow}.`, undefined, { Allow: allow }),
+  );
   const entries = METHODS.map((method): [Method, NextHandler] => {
     const handler = handlers[method];
     const answer = handler ? answerWith(handler as ApiHandler<unknown>) : methodNotAllowed;
@@ -60,15 +65,25 @@ export function apiRoute<P = Record<string, never>>(
 
 /** The answer for any path under /api/v1 that names no endpoint (after authentication, like every path). */
 export const unknownPath = Object.fromEntries(
-  METHODS.map((m): [Method, NextHandler] => [m, (request, context) => handle(request, context, refuseWith(notFound("Endpoint")))]),
+  METHODS.map((m): [Method, NextHandler] => [
+    m,
+    (request, context) => handle(request, context, refuseWith(notFound("Endpoint"))),
+  ]),
 ) as Record<Method, NextHandler>;
 
 /** Every answer, error or not, carries the caller's rate-limit headers. */
-async function handle(request: Request, context: NextContext, answer: Answer, rateLimit?: EndpointRateLimit): Promise<Response> {
+async function handle(
+  request: Request,
+  context: NextContext,
+  answer: Answer,
+  rateLimit?: EndpointRateLimit,
+): Promise<Response> {
   let rateLimitHeaders: Record<string, string> = {};
   let response: Response;
   try {
-    const admission = await admitApiRequest(request, rateLimit, async () => authenticate(await prisma(), bearerToken(request)));
+    const admission = await admitApiRequest(request, rateLimit, async () =>
+      authenticate(await prisma(), bearerToken(request)),
+    );
     rateLimitHeaders = admission.headers;
     assertAcceptsJson(request);
     response = await answer(request, context, admission.caller);
@@ -87,7 +102,10 @@ function refuseWith(error: ApiError): Answer {
 
 function answerWith(handler: ApiHandler<unknown>): Answer {
   return async (request, context, caller) => {
-    const body = request.method === "POST" || request.method === "PUT" || request.method === "PATCH" ? await readJsonObject(request) : undefined;
+    const body =
+      request.method === "POST" || request.method === "PUT" || request.method === "PATCH"
+        ? await readJsonObject(request)
+        : undefined;
     const result = await handler({ request, url: new URL(request.url), params: await context.params, caller, body });
     if (result instanceof Response) return result;
     if (result instanceof JsonResponse) return Response.json(result.body, { status: result.status });
@@ -99,11 +117,16 @@ function assertAcceptsJson(request: Request) {
   const accept = request.headers.get("accept");
   if (!accept) return;
   const acceptable = accept.split(",").some((part) => {
-    const [type, ...params] = part.trim().toLowerCase().split(";").map((s) => s.trim());
+    const [type, ...params] = part
+      .trim()
+      .toLowerCase()
+      .split(";")
+      .map((s) => s.trim());
     const refused = params.some((p) => /^q=0(\.0{0,3})?$/.test(p));
     return !refused && (type === "application/json" || type === "application/*" || type === "*/*");
   });
-  if (!acceptable) throw new ApiError(406, "This API only answers with application/json: send 'Accept: application/json'.");
+  if (!acceptable)
+    throw new ApiError(406, "This API only answers with application/json: send 'Accept: application/json'.");
 }
 
 async function readJsonObject(request: Request): Promise<Record<string, unknown>> {

@@ -19,7 +19,9 @@ export type ListOrder = [column: string, direction: Direction][];
 
 /** The same order as a Prisma orderBy (its fields are the columns in camel case). */
 export function prismaOrderBy(order: ListOrder) {
-  return order.map(([column, direction]) => ({ [column.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())]: direction }));
+  return order.map(([column, direction]) => ({
+    [column.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())]: direction,
+  }));
 }
 
 export interface SearchedList<Row> {
@@ -48,9 +50,16 @@ export async function searchPage<Row>(caller: Caller, list: SearchedList<Row>, p
  * The ids of one page of the given rows in the list's order. The OFFSET 0 keeps PostgreSQL from planning the sort
  * as a walk of an ordering index; the tenant is named here, as in every raw statement (lib/db/tenant.ts).
  */
-async function sortedPageIds(caller: Caller, { table, order }: Pick<SearchedList<unknown>, "table" | "order">, ids: number[], page: Page) {
+async function sortedPageIds(
+  caller: Caller,
+  { table, order }: Pick<SearchedList<unknown>, "table" | "order">,
+  ids: number[],
+  page: Page,
+) {
   // Column names and directions are spliced into the SQL: only plain identifiers and the two directions get there.
-  if (!order.every(([column, direction]) => /^[a-z_]+$/.test(column) && (direction === "asc" || direction === "desc"))) {
+  if (
+    !order.every(([column, direction]) => /^[a-z_]+$/.test(column) && (direction === "asc" || direction === "desc"))
+  ) {
     throw new Error(`Not an order of plain columns: ${JSON.stringify(order)}`);
   }
   const columns = Prisma.raw(order.map(([column]) => `"${column}"`).join(", "));

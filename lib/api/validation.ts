@@ -15,13 +15,18 @@ z.config({
         if (issue.origin === "array") return `Must have at most ${issue.maximum} items.`;
         return `Must be at most ${issue.maximum}.`;
       case "too_small":
-        if (issue.origin === "string") return issue.minimum === 1 ? "Must not be empty." : `Must be at least ${issue.minimum} characters.`;
+        if (issue.origin === "string")
+          return issue.minimum === 1 ? "Must not be empty." : `Must be at least ${issue.minimum} characters.`;
         if (issue.origin === "array") return `Must have at least ${issue.minimum} items.`;
         return `Must be at least ${issue.minimum}.`;
       case "invalid_value":
         return `Must be one of: ${issue.values.map(String).join(", ")}.`;
       case "invalid_format":
-        return issue.format === "email" ? "Must be a valid email address." : issue.format === "url" ? "Must be a valid URL." : `Must be a valid ${issue.format}.`;
+        return issue.format === "email"
+          ? "Must be a valid email address."
+          : issue.format === "url"
+            ? "Must be a valid URL."
+            : `Must be a valid ${issue.format}.`;
       case "not_multiple_of":
         return `Must be a multiple of ${issue.divisor}.`;
       default:
@@ -65,7 +70,10 @@ export const queryList = <T extends z.ZodType>(item: T) =>
 
 /** A whole number given as query text, e.g. `country_id=826`. */
 export const queryInt = () =>
-  z.string().regex(/^-?\d{1,15}$/, "Must be a whole number.").transform(Number);
+  z
+    .string()
+    .regex(/^-?\d{1,15}$/, "Must be a whole number.")
+    .transform(Number);
 
 export const queryBoolean = () =>
   z.enum(["true", "false", "1", "0"], { error: "Must be true or false." }).transform((v) => v === "true" || v === "1");
@@ -79,10 +87,13 @@ export const text = (max: number) =>
 
 /** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30). */
 export const isoDate = () =>
-  z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Must be a date as YYYY-MM-DD.").refine((s) => {
-    const d = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-  }, "Must be a real calendar date.");
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "Must be a date as YYYY-MM-DD.")
+    .refine((s) => {
+      const d = new Date(`${s}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+    }, "Must be a real calendar date.");
 
 /** The keys that were sent: a partial update writes exactly these (null included, to clear a field). */
 export function withoutUndefined<T extends object>(values: T): T {

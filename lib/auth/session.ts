@@ -1,7 +1,8 @@
 // The signed-in person, for pages and server actions.
-import { cache } from "react";
-import { getServerSession } from "next-auth";
+
 import { redirect } from "next/navigation";
+import { getServerSession } from "next-auth";
+import { cache } from "react";
 import { prisma } from "@/lib/db/client";
 import { tenantDb } from "@/lib/db/tenant";
 import { signInPath } from "./callback-url";

@@ -3,8 +3,8 @@
 import bcrypt from "bcryptjs";
 import { z } from "zod";
 import { isStorableText } from "@/lib/api/validation";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { prisma } from "@/lib/db/client";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { createRateLimiter } from "@/lib/ratelimit";
 import { SIGN_IN_RATE_LIMITED } from "./sign-in-errors";
 
@@ -31,7 +31,11 @@ const NO_USER_HASH = "$2b$10$tDmC10WElNQOqBHDG96SDOno9XfM.oGDFxVaWByiXK5y0.mTOaw
  * The active user with this email (any case) and password, or null. An email may belong to users in several
  * tenants: the first (oldest tenant) whose password matches is the one signed in. Archived users never match.
  */
-export async function verifyCredentials(client: PrismaClient, email: string, password: string): Promise<SignInIdentity | null> {
+export async function verifyCredentials(
+  client: PrismaClient,
+  email: string,
+  password: string,
+): Promise<SignInIdentity | null> {
   // Like token authentication, this runs before the tenant is known: the email and password pick the tenant.
   const candidates = await client.user.findMany({
     where: { email, archivedDate: null, passwordHash: { not: null } },
@@ -44,7 +48,12 @@ export async function verifyCredentials(client: PrismaClient, email: string, pas
   }
   for (const user of candidates) {
     if (user.passwordHash && (await bcrypt.compare(password, user.passwordHash))) {
-      return { tenantId: user.tenantId, userId: user.id, name: `${user.firstname} ${user.lastname}`, email: user.email };
+      return {
+        tenantId: user.tenantId,
+        userId: user.id,
+        name: `${user.firstname} ${user.lastname}`,
+        email: user.email,
+      };
     }
   }
   return null;
@@ -58,7 +67,11 @@ const attemptsPerEmail = createRateLimiter({ prefix: "signin-email", limit: 10, 
  * mornings. They are counted once the password has been checked, so attempts sent all at once can pass the check
  * together; every attempt, right or wrong, also counts against a higher limit that bounds such bursts.
  */
-const failuresPerAddress = createRateLimiter({ prefix: "signin-address-failures", limit: 10, windowMs: SIGN_IN_WINDOW_MS });
+const failuresPerAddress = createRateLimiter({
+  prefix: "signin-address-failures",
+  limit: 10,
+  windowMs: SIGN_IN_WINDOW_MS,
+});
 const attemptsPerAddress = createRateLimiter({ prefix: "signin-address", limit: 100, windowMs: SIGN_IN_WINDOW_MS });
 
 /**

@@ -1,15 +1,19 @@
 // Custom fields: defined per tenant, each shown as a top-level key of the client object (null when unset), and
 // set through `custom_fields: {"<name>": value}` on create and update, validated by the field's type.
+
+import { z } from "zod";
+import type { FieldErrors } from "@/lib/api/errors";
+import { isoDate, text } from "@/lib/api/validation";
 import type { TenantDb } from "@/lib/db/tenant";
 import type { CustomField } from "@/lib/generated/prisma/client";
-import { isoDate, text } from "@/lib/api/validation";
-import type { FieldErrors } from "@/lib/api/errors";
-import { z } from "zod";
 
 export type FieldDefinition = Pick<CustomField, "id" | "name" | "type" | "options">;
 
 export function tenantCustomFields(db: TenantDb): Promise<FieldDefinition[]> {
-  return db.customField.findMany({ select: { id: true, name: true, type: true, options: true }, orderBy: [{ position: "asc" }, { id: "asc" }] });
+  return db.customField.findMany({
+    select: { id: true, name: true, type: true, options: true },
+    orderBy: [{ position: "asc" }, { id: "asc" }],
+  });
 }
 
 function valueSchema(field: FieldDefinition): z.ZodType {

@@ -1,12 +1,13 @@
 // Creating and updating clients. Every write of one request happens in one transaction: on any failure nothing is
 // written. Rules zod cannot see (references to other records, uniqueness) are checked here and are 422s.
-import type { Prisma } from "@/lib/generated/prisma/client";
+
 import type { Caller } from "@/lib/api/caller";
-import { validationFailed, type FieldErrors } from "@/lib/api/errors";
-import { requirePermission } from "@/lib/auth/permissions";
+import { type FieldErrors, validationFailed } from "@/lib/api/errors";
 import { withoutUndefined } from "@/lib/api/validation";
+import { requirePermission } from "@/lib/auth/permissions";
 import { withUniqueFields } from "@/lib/db/unique";
-import { parseCustomValues, tenantCustomFields, type FieldDefinition } from "./custom-fields";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { type FieldDefinition, parseCustomValues, tenantCustomFields } from "./custom-fields";
 import { findVisibleClient, loadClient } from "./queries";
 import type { CreateClientInput, UpdateClientInput } from "./schemas";
 
@@ -45,12 +46,19 @@ async function missingIds(ids: number[] | undefined, find: (ids: number[]) => Pr
 }
 
 /** Checks everything the input refers to, and which values are already taken; throws one 422 with all findings. */
-async function checkInput(caller: Caller, input: UpdateClientInput & Pick<CreateClientInput, "contact">, fields: FieldDefinition[], clientId?: number) {
+async function checkInput(
+  caller: Caller,
+  input: UpdateClientInput & Pick<CreateClientInput, "contact">,
+  fields: FieldDefinition[],
+  clientId?: number,
+) {
   const db = caller.db;
   const errors: FieldErrors = {};
   const notSelf = clientId ? { NOT: { id: clientId } } : {};
   const [groups, tags, countries, users, clientRefTaken, regNumberTaken, emailTaken] = await Promise.all([
-    missingIds(input.client_groups, (ids) => db.clientGroup.findMany({ where: { id: { in: ids } }, select: { id: true } })),
+    missingIds(input.client_groups, (ids) =>
+      db.clientGroup.findMany({ where: { id: { in: ids } }, select: { id: true } }),
+    ),
     missingIds(input.tags, (ids) => db.tag.findMany({ where: { id: { in: ids } }, select: { id: true } })),
     input.country_id ? db.country.count({ where: { id: input.country_id } }) : 1,
     input.user_id ? db.user.count({ where: { id: input.user_id, archivedDate: null } }) : 1,
@@ -58,7 +66,8 @@ async function checkInput(caller: Caller, input: UpdateClientInput & Pick<Create
     input.reg_number ? db.client.count({ where: { regNumber: input.reg_number, ...notSelf } }) : 0,
     input.contact ? db.contact.count({ where: { email: input.contact.email } }) : 0,
   ]);
-  if (groups.length) errors.client_groups = [`Unknown client group id${groups.length > 1 ? "s" : ""}: ${groups.join(", ")}.`];
+  if (groups.length)
+    errors.client_groups = [`Unknown client group id${groups.length > 1 ? "s" : ""}: ${groups.join(", ")}.`];
   if (tags.length) errors.tags = [`Unknown tag id${tags.length > 1 ? "s" : ""}: ${tags.join(", ")}.`];
   if (!countries) errors.country_id = ["Unknown country id."];
   if (!users) errors.user_id = ["There is no active user with this id in the workspace."];
@@ -75,7 +84,9 @@ async function checkInput(caller: Caller, input: UpdateClientInput & Pick<Create
 async function writeLinks(tx: Tx, tenantId: number, clientId: number, input: UpdateClientInput, values: CustomValue[]) {
   if (input.client_groups) {
     await tx.clientGroupMember.deleteMany({ where: { clientId } });
-    await tx.clientGroupMember.createMany({ data: [...new Set(input.client_groups)].map((groupId) => ({ tenantId, clientId, groupId })) });
+    await tx.clientGroupMember.createMany({
+      data: [...new Set(input.client_groups)].map((groupId) => ({ tenantId, clientId, groupId })),
+    });
   }
   if (input.tags) {
     await tx.clientTag.deleteMany({ where: { clientId } });
@@ -84,7 +95,12 @@ async function writeLinks(tx: Tx, tenantId: number, clientId: number, input: Upd
   for (const { field, value } of values) {
     const key = { tenantId_clientId_fieldId: { tenantId, clientId, fieldId: field.id } };
     if (value === null) await tx.customFieldValue.deleteMany({ where: { clientId, fieldId: field.id } });
-    else await tx.customFieldValue.upsert({ where: key, create: { tenantId, clientId, fieldId: field.id, value: value as Prisma.InputJsonValue }, update: { value: value as Prisma.InputJsonValue } });
+    else
+      await tx.customFieldValue.upsert({
+        where: key,
+        create: { tenantId, clientId, fieldId: field.id, value: value as Prisma.InputJsonValue },
+        update: { value: value as Prisma.InputJsonValue },
+      });
   }
 }
 
@@ -104,7 +120,14 @@ export async function createClient(caller: Caller, input: CreateClientInput) {
           select: { id: true },
         });
         await tx.clientContact.create({
-          data: { tenantId, clientId: client.id, contactId: contact.id, isPrimary: true, title: title ?? null, includeForClientRequests: include_for_client_requests ?? false },
+          data: {
+            tenantId,
+            clientId: client.id,
+            contactId: contact.id,
+            isPrimary: true,
+            title: title ?? null,
+            includeForClientRequests: include_for_client_requests ?? false,
+          },
         });
       }
       return client.id;
@@ -119,7 +142,10 @@ export async function updateClient(caller: Caller, uuid: string, input: UpdateCl
   const values = await checkInput(caller, input, await tenantCustomFields(caller.db), id);
   await withUniqueFields(UNIQUE_FIELDS, () =>
     caller.db.$transaction(async (tx) => {
-      await tx.client.update({ where: { tenantId_id: { tenantId: caller.tenant.id, id } }, data: clientColumns(input) });
+      await tx.client.update({
+        where: { tenantId_id: { tenantId: caller.tenant.id, id } },
+        data: clientColumns(input),
+      });
       await writeLinks(tx, caller.tenant.id, id, input, values);
     }),
   );

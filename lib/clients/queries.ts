@@ -1,16 +1,17 @@
 // Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
-import type { Prisma } from "@/lib/generated/prisma/client";
-import type { Caller } from "@/lib/api/caller";
-import { pageOf, paginated, type Page } from "@/lib/api/pagination";
-import { prismaOrderBy, searchPage, type ListOrder } from "@/lib/api/search-page";
-import { findVisible } from "@/lib/api/records";
-import { visibleClients } from "@/lib/auth/visibility";
-import { containsText, literal } from "@/lib/api/filters";
-import { tenantCustomFields } from "./custom-fields";
-import type { listClientsQuery, searchClientsQuery } from "./schemas";
-import { loadClientRelations, NO_RELATIONS } from "./relations";
-import { clientSelect, serializeClient } from "./serialize";
+
 import type { z } from "zod";
+import type { Caller } from "@/lib/api/caller";
+import { containsText, literal } from "@/lib/api/filters";
+import { type Page, pageOf, paginated } from "@/lib/api/pagination";
+import { findVisible } from "@/lib/api/records";
+import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/api/search-page";
+import { visibleClients } from "@/lib/auth/visibility";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { tenantCustomFields } from "./custom-fields";
+import { loadClientRelations, NO_RELATIONS } from "./relations";
+import type { listClientsQuery, searchClientsQuery } from "./schemas";
+import { clientSelect, serializeClient } from "./serialize";
 
 export const DEFAULT_CLIENT_PAGE_SIZE = 1000;
 const SEARCH_RESULTS = 10;
@@ -31,18 +32,38 @@ export async function listClients(caller: Caller, query: z.output<typeof listCli
   if (query.search) filters.push({ searchText: containsText(query.search) });
   const where = { AND: filters };
   const direction = query.sort_direction ?? "asc";
-  const order: ListOrder = [[query.sort_by === "created_at" ? "created_at" : "name", direction], ["uuid", direction]];
+  const order: ListOrder = [
+    [query.sort_by === "created_at" ? "created_at" : "name", direction],
+    ["uuid", direction],
+  ];
   const page = pageOf(query, DEFAULT_CLIENT_PAGE_SIZE);
   const rows = ({ skip, take }: Pick<Page, "skip" | "take">, ids?: number[]) =>
-    caller.db.client.findMany({ where: ids ? { id: { in: ids } } : where, orderBy: prismaOrderBy(order), skip, take, select: clientSelect });
+    caller.db.client.findMany({
+      where: ids ? { id: { in: ids } } : where,
+      orderBy: prismaOrderBy(order),
+      skip,
+      take,
+      select: clientSelect,
+    });
   const count = () => caller.db.client.count({ where });
-  const matchIds = async () => (await caller.db.client.findMany({ where, select: { id: true } })).map((match) => match.id);
+  const matchIds = async () =>
+    (await caller.db.client.findMany({ where, select: { id: true } })).map((match) => match.id);
   const [[total, found], fields] = await Promise.all([
-    query.search ? searchPage(caller, { table: "clients", order, maxSorted: MAX_SORTED_CLIENTS, rows, count, matchIds }, page) : Promise.all([count(), rows(page)]),
+    query.search
+      ? searchPage(caller, { table: "clients", order, maxSorted: MAX_SORTED_CLIENTS, rows, count, matchIds }, page)
+      : Promise.all([count(), rows(page)]),
     tenantCustomFields(caller.db),
   ]);
-  const relations = await loadClientRelations(caller, found.map((row) => row.id));
-  return paginated(url, page, total, found.map((row) => serializeClient(row, relations.get(row.id) ?? NO_RELATIONS, fields)));
+  const relations = await loadClientRelations(
+    caller,
+    found.map((row) => row.id),
+  );
+  return paginated(
+    url,
+    page,
+    total,
+    found.map((row) => serializeClient(row, relations.get(row.id) ?? NO_RELATIONS, fields)),
+  );
 }
 
 /**
@@ -62,7 +83,12 @@ export async function searchClients(caller: Caller, { q }: z.output<typeof searc
   const prefix = { nameKey: { startsWith: key } };
   const select = { id: true, uuid: true, name: true } as const;
   const orderBy = [{ nameKey: "asc" as const }, { uuid: "asc" as const }];
-  const first = await caller.db.client.findMany({ where: { AND: [...base, prefix] }, select, orderBy, take: SEARCH_RESULTS });
+  const first = await caller.db.client.findMany({
+    where: { AND: [...base, prefix] },
+    select,
+    orderBy,
+    take: SEARCH_RESULTS,
+  });
   const rest =
     first.length < SEARCH_RESULTS
       ? await caller.db.client.findMany({

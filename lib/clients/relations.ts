@@ -3,10 +3,11 @@
 // Through Prisma includes this was a chain of seven dependent queries, each planned and mapped by Prisma's engine:
 // most of a client page's CPU time (bench/RESULTS.md). Raw SQL is outside caller.db's tenant scope, so the
 // statement takes the tenant explicitly and every correlated subquery follows the outer row's tenant_id.
-import { Prisma } from "@/lib/generated/prisma/client";
+
 import type { Caller } from "@/lib/api/caller";
 import { visibleClients } from "@/lib/auth/visibility";
 import type { ContactShape } from "@/lib/contacts/serialize";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 export interface ClientRelations {
   country: string | null;
@@ -18,7 +19,10 @@ export interface ClientRelations {
 export const NO_RELATIONS: ClientRelations = { country: null, customValues: [], contacts: [] };
 
 type LinkedClient = { id: number; uuid: string; name: string };
-export type ClientRelationsRow = Omit<ClientRelations, "contacts"> & { id: number; contacts: (Omit<ContactShape, "clients"> & { clients: LinkedClient[] })[] };
+export type ClientRelationsRow = Omit<ClientRelations, "contacts"> & {
+  id: number;
+  contacts: (Omit<ContactShape, "clients"> & { clients: LinkedClient[] })[];
+};
 
 /** The statement, shared with the benchmark's floor server so that both run the same SQL. */
 export function clientRelationsSql(tenantId: number, clientIds: number[]) {
@@ -54,7 +58,10 @@ export async function loadClientRelations(caller: Caller, clientIds: number[]): 
 }
 
 /** The statement's rows by client id, each contact listing the linked clients that pass `isVisible`. */
-export function relationsById(rows: ClientRelationsRow[], isVisible: (clientId: number) => boolean): Map<number, ClientRelations> {
+export function relationsById(
+  rows: ClientRelationsRow[],
+  isVisible: (clientId: number) => boolean,
+): Map<number, ClientRelations> {
   return new Map(
     rows.map(({ id, contacts, ...rest }) => [
       id,
@@ -62,7 +69,9 @@ export function relationsById(rows: ClientRelationsRow[], isVisible: (clientId: 
         ...rest,
         contacts: contacts.map((contact) => ({
           ...contact,
-          clients: contact.clients.filter((linked) => isVisible(linked.id)).map(({ uuid, name }) => ({ client: { uuid, name } })),
+          clients: contact.clients
+            .filter((linked) => isVisible(linked.id))
+            .map(({ uuid, name }) => ({ client: { uuid, name } })),
         })),
       },
     ]),
@@ -73,11 +82,19 @@ export function relationsById(rows: ClientRelationsRow[], isVisible: (clientId: 
  * A contact lists only the clients the caller may see. The rule is the Prisma filter of lib/auth/visibility, so
  * for a caller who does not see every client it is asked of the linked clients in one more query.
  */
-async function linkedClientVisibility(caller: Caller, rows: ClientRelationsRow[]): Promise<(clientId: number) => boolean> {
+async function linkedClientVisibility(
+  caller: Caller,
+  rows: ClientRelationsRow[],
+): Promise<(clientId: number) => boolean> {
   const filter = visibleClients(caller);
   if (!filter) return () => true;
-  const linkedIds = [...new Set(rows.flatMap((row) => row.contacts.flatMap((contact) => contact.clients.map((linked) => linked.id))))];
-  const visible = await caller.db.client.findMany({ where: { AND: [{ id: { in: linkedIds } }, filter] }, select: { id: true } });
+  const linkedIds = [
+    ...new Set(rows.flatMap((row) => row.contacts.flatMap((contact) => contact.clients.map((linked) => linked.id)))),
+  ];
+  const visible = await caller.db.client.findMany({
+    where: { AND: [{ id: { in: linkedIds } }, filter] },
+    select: { id: true },
+  });
   const ids = new Set(visible.map((client) => client.id));
   return (clientId) => ids.has(clientId);
 }

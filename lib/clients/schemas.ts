@@ -1,10 +1,10 @@
 // Validation of client input: the single source for the handlers and for the OpenAPI document.
 import { z } from "zod";
-import { component } from "@/lib/openapi/registry";
 import { paginationQuery } from "@/lib/api/pagination";
+import { queryId, recordId } from "@/lib/api/references";
 import { queryBoolean, queryList, text } from "@/lib/api/validation";
 import { contactObject } from "@/lib/contacts/schemas";
-import { queryId, recordId } from "@/lib/api/references";
+import { component } from "@/lib/openapi/registry";
 
 export const CLIENT_STATUSES = ["prospect", "active"] as const;
 
@@ -34,7 +34,10 @@ const clientFields = {
   client_status: z.enum(CLIENT_STATUSES).optional(),
   client_id: optionalText(100).describe("The firm's own reference; unique in the workspace, ignoring case"),
   reg_number: optionalText(100).describe("Business registration number; unique in the workspace, ignoring case"),
-  website: text(255).pipe(z.url({ protocol: /^https?$/, error: "Must be a valid http(s) URL." })).nullable().optional(),
+  website: text(255)
+    .pipe(z.url({ protocol: /^https?$/, error: "Must be a valid http(s) URL." }))
+    .nullable()
+    .optional(),
   country_id: recordId().nullable().optional().describe("Id from the countries reference (ISO 3166 numeric code)"),
   user_id: recordId().nullable().optional().describe("Account manager: a user of the workspace"),
   state: optionalText(100),
@@ -44,12 +47,19 @@ const clientFields = {
   client_groups: idList().optional().describe("Client group ids; replaces the client's groups"),
   tags: idList().optional().describe("Tag ids; replaces the client's tags"),
   year_end: yearEndSchema.optional(),
-  custom_fields: z.record(z.string().max(100), z.unknown()).optional().describe("Values of the workspace's custom fields, by name"),
+  custom_fields: z
+    .record(z.string().max(100), z.unknown())
+    .optional()
+    .describe("Values of the workspace's custom fields, by name"),
 };
 
 export const createClientSchema = z.object({ ...clientFields, contact: nestedContactSchema.optional() });
 
-export const updateClientSchema = z.object({ ...clientFields, name: clientFields.name.optional(), is_archived: z.boolean().optional() });
+export const updateClientSchema = z.object({
+  ...clientFields,
+  name: clientFields.name.optional(),
+  is_archived: z.boolean().optional(),
+});
 
 export type CreateClientInput = z.output<typeof createClientSchema>;
 export type UpdateClientInput = z.output<typeof updateClientSchema>;
@@ -57,7 +67,9 @@ export type UpdateClientInput = z.output<typeof updateClientSchema>;
 export const listClientsQuery = z.object({
   // One line: the fields it matches are stored one per line (lib/clients/queries.ts), and no field is searched
   // across a line break.
-  search: text(200).refine((s) => !s.includes("\n"), "Must be a single line.").optional(),
+  search: text(200)
+    .refine((s) => !s.includes("\n"), "Must be a single line.")
+    .optional(),
   tags: queryList(queryId()).optional(),
   country_id: queryId().optional(),
   contact_email: text(254).optional(),
@@ -72,25 +84,29 @@ export const searchClientsQuery = z.object({ q: text(200).min(1) });
 
 /** A client as the API answers it. Each custom field of the workspace is one more top-level key. */
 export const clientObject = component(
-  z.object({
-    uuid: z.uuid(),
-    name: z.string(),
-    client_id: z.string().nullable().describe("The firm's own reference"),
-    reg_number: z.string().nullable(),
-    website: z.string().nullable(),
-    country: z.string().nullable().describe("Country name"),
-    state: z.string().nullable(),
-    city: z.string().nullable(),
-    street_address: z.string().nullable(),
-    postal_code: z.string().nullable(),
-    year_end: z.string().regex(/^\d{2}-\d{2}$/).describe("Financial year end, MM-DD"),
-    year_end_text: z.string().describe("e.g. 31 December"),
-    is_archived: z.boolean(),
-    client_status: z.enum(CLIENT_STATUSES),
-    created_at: z.iso.datetime(),
-    contacts: z.array(contactObject),
-  })
-  .catchall(z.unknown().describe("A custom field of the workspace, null when unset")),
+  z
+    .object({
+      uuid: z.uuid(),
+      name: z.string(),
+      client_id: z.string().nullable().describe("The firm's own reference"),
+      reg_number: z.string().nullable(),
+      website: z.string().nullable(),
+      country: z.string().nullable().describe("Country name"),
+      state: z.string().nullable(),
+      city: z.string().nullable(),
+      street_address: z.string().nullable(),
+      postal_code: z.string().nullable(),
+      year_end: z
+        .string()
+        .regex(/^\d{2}-\d{2}$/)
+        .describe("Financial year end, MM-DD"),
+      year_end_text: z.string().describe("e.g. 31 December"),
+      is_archived: z.boolean(),
+      client_status: z.enum(CLIENT_STATUSES),
+      created_at: z.iso.datetime(),
+      contacts: z.array(contactObject),
+    })
+    .catchall(z.unknown().describe("A custom field of the workspace, null when unset")),
   "Client",
 );
 

@@ -1,9 +1,10 @@
 // Wire shape of a client: the spec's fields, the linked contacts, and every custom field of the tenant.
-import type { Prisma } from "@/lib/generated/prisma/client";
-import { serializeContact } from "@/lib/contacts/serialize";
-import type { ClientRelations } from "./relations";
-import { customFieldKeys, type FieldDefinition } from "./custom-fields";
+
 import type { z } from "zod";
+import { serializeContact } from "@/lib/contacts/serialize";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { customFieldKeys, type FieldDefinition } from "./custom-fields";
+import type { ClientRelations } from "./relations";
 import type { clientObject } from "./schemas";
 
 /** A client's own columns; the rest of its wire shape comes from lib/clients/relations. */
@@ -26,7 +27,20 @@ export const clientSelect = {
 
 export type ClientColumns = Prisma.ClientGetPayload<{ select: typeof clientSelect }>;
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
 /** `12-31` → `31 December`. */
 export function yearEndText(yearEnd: string): string {
@@ -34,7 +48,11 @@ export function yearEndText(yearEnd: string): string {
   return `${day} ${MONTHS[month - 1]}`;
 }
 
-export function serializeClient(client: ClientColumns, relations: ClientRelations, fields: FieldDefinition[]): z.output<typeof clientObject> {
+export function serializeClient(
+  client: ClientColumns,
+  relations: ClientRelations,
+  fields: FieldDefinition[],
+): z.output<typeof clientObject> {
   return {
     // Custom fields first: built-in keys must win should a name ever collide.
     ...customFieldKeys(fields, relations.customValues),

@@ -5,6 +5,9 @@ import type { TenantDb } from "@/lib/db/tenant";
 
 /** Moves a prospect to active. Returns whether it changed anything (an active client stays as it is). */
 export async function acceptProposal(db: TenantDb, clientId: number): Promise<boolean> {
-  const { count } = await db.client.updateMany({ where: { id: clientId, clientStatus: "prospect" }, data: { clientStatus: "active" } });
+  const { count } = await db.client.updateMany({
+    where: { id: clientId, clientStatus: "prospect" },
+    data: { clientStatus: "active" },
+  });
   return count > 0;
 }

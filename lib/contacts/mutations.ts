@@ -1,11 +1,12 @@
 // Creating and updating contacts, each request in one transaction.
-import type { Prisma } from "@/lib/generated/prisma/client";
+
 import type { Caller } from "@/lib/api/caller";
-import { validationFailed, type FieldErrors } from "@/lib/api/errors";
-import { requirePermission } from "@/lib/auth/permissions";
+import { type FieldErrors, validationFailed } from "@/lib/api/errors";
 import { withoutUndefined } from "@/lib/api/validation";
+import { requirePermission } from "@/lib/auth/permissions";
 import { visibleClients } from "@/lib/auth/visibility";
 import { withUniqueFields } from "@/lib/db/unique";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { findVisibleContact, loadContact } from "./queries";
 import type { UpdateContactInput } from "./schemas";
 
@@ -17,8 +18,15 @@ async function checkInput(caller: Caller, input: UpdateContactInput, contactId?:
   const errors: FieldErrors = {};
   const visible = visibleClients(caller);
   const [client, emailTaken] = await Promise.all([
-    input.client_uuid ? caller.db.client.findFirst({ where: { AND: [{ uuid: input.client_uuid }, visible ?? {}] }, select: { id: true } }) : null,
-    input.email ? caller.db.contact.count({ where: { email: input.email, ...(contactId ? { NOT: { id: contactId } } : {}) } }) : 0,
+    input.client_uuid
+      ? caller.db.client.findFirst({
+          where: { AND: [{ uuid: input.client_uuid }, visible ?? {}] },
+          select: { id: true },
+        })
+      : null,
+    input.email
+      ? caller.db.contact.count({ where: { email: input.email, ...(contactId ? { NOT: { id: contactId } } : {}) } })
+      : 0,
   ]);
   if (input.client_uuid && !client) errors.client_uuid = ["There is no client with this uuid that you can see."];
   if (emailTaken) errors.email = [EMAIL_TAKEN];
@@ -37,15 +45,25 @@ function contactColumns(input: UpdateContactInput): Prisma.ContactUncheckedUpdat
   });
 }
 
-export async function createContact(caller: Caller, input: UpdateContactInput & { firstname: string; lastname: string; email: string }) {
+export async function createContact(
+  caller: Caller,
+  input: UpdateContactInput & { firstname: string; lastname: string; email: string },
+) {
   requirePermission(caller, "contacts.create");
   const client = await checkInput(caller, input);
   const tenantId = caller.tenant.id;
   const id = await withUniqueFields(UNIQUE_FIELDS, () =>
     caller.db.$transaction(async (tx) => {
-      const data = { ...contactColumns(input), tenantId, preferredName: input.preferred_name ?? input.firstname } as Prisma.ContactUncheckedCreateInput;
+      const data = {
+        ...contactColumns(input),
+        tenantId,
+        preferredName: input.preferred_name ?? input.firstname,
+      } as Prisma.ContactUncheckedCreateInput;
       const contact = await tx.contact.create({ data, select: { id: true } });
-      if (client) await tx.clientContact.create({ data: { tenantId, clientId: client.id, contactId: contact.id, title: input.title ?? null } });
+      if (client)
+        await tx.clientContact.create({
+          data: { tenantId, clientId: client.id, contactId: contact.id, title: input.title ?? null },
+        });
       return contact.id;
     }),
   );
@@ -64,7 +82,11 @@ export async function updateContact(caller: Caller, uuid: string, input: UpdateC
         // Linking again to the same client updates the title of that link.
         const link = { tenantId_clientId_contactId: { tenantId, clientId: client.id, contactId: id } };
         const title = input.title === undefined ? {} : { title: input.title };
-        await tx.clientContact.upsert({ where: link, create: { tenantId, clientId: client.id, contactId: id, ...title }, update: title });
+        await tx.clientContact.upsert({
+          where: link,
+          create: { tenantId, clientId: client.id, contactId: id, ...title },
+          update: title,
+        });
       }
     }),
   );

@@ -1,17 +1,21 @@
 // Reading contacts through the caller's tenant-scoped database, within the caller's visibility.
 import type { z } from "zod";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Caller } from "@/lib/api/caller";
-import { pageOf, paginated, type Page } from "@/lib/api/pagination";
-import { prismaOrderBy, searchPage, type ListOrder } from "@/lib/api/search-page";
-import { findVisible } from "@/lib/api/records";
-import { visibleContacts } from "@/lib/auth/visibility";
 import { containsText } from "@/lib/api/filters";
+import { type Page, pageOf, paginated } from "@/lib/api/pagination";
+import { findVisible } from "@/lib/api/records";
+import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/api/search-page";
+import { visibleContacts } from "@/lib/auth/visibility";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { listContactsQuery } from "./schemas";
 import { contactInclude, serializeContact } from "./serialize";
 
 export const DEFAULT_CONTACT_PAGE_SIZE = 1000;
-const CONTACT_ORDER: ListOrder = [["lastname", "asc"], ["firstname", "asc"], ["uuid", "asc"]];
+const CONTACT_ORDER: ListOrder = [
+  ["lastname", "asc"],
+  ["firstname", "asc"],
+  ["uuid", "asc"],
+];
 // Contacts are listed by last name, and a search by a last name finds matches that all sit together in that order,
 // where a walk of the name index is slowest: the matches are sorted alone up to this many (lib/api/search-page.ts).
 const MAX_SORTED_CONTACTS = 20_000;
@@ -28,11 +32,22 @@ export async function listContacts(caller: Caller, query: z.output<typeof listCo
   const where = { AND: filters };
   const page = pageOf(query, DEFAULT_CONTACT_PAGE_SIZE);
   const rows = ({ skip, take }: Pick<Page, "skip" | "take">, ids?: number[]) =>
-    caller.db.contact.findMany({ where: ids ? { id: { in: ids } } : where, orderBy: prismaOrderBy(CONTACT_ORDER), skip, take, include: contactInclude(caller) });
+    caller.db.contact.findMany({
+      where: ids ? { id: { in: ids } } : where,
+      orderBy: prismaOrderBy(CONTACT_ORDER),
+      skip,
+      take,
+      include: contactInclude(caller),
+    });
   const count = () => caller.db.contact.count({ where });
-  const matchIds = async () => (await caller.db.contact.findMany({ where, select: { id: true } })).map((match) => match.id);
+  const matchIds = async () =>
+    (await caller.db.contact.findMany({ where, select: { id: true } })).map((match) => match.id);
   const [total, found] = query.search
-    ? await searchPage(caller, { table: "contacts", order: CONTACT_ORDER, maxSorted: MAX_SORTED_CONTACTS, rows, count, matchIds }, page)
+    ? await searchPage(
+        caller,
+        { table: "contacts", order: CONTACT_ORDER, maxSorted: MAX_SORTED_CONTACTS, rows, count, matchIds },
+        page,
+      )
     : await Promise.all([count(), rows(page)]);
   return paginated(url, page, total, found.map(serializeContact));
 }

@@ -1,8 +1,8 @@
 // Validation of contact input: the single source for the handlers and for the OpenAPI document.
 import { z } from "zod";
-import { component } from "@/lib/openapi/registry";
 import { paginationQuery } from "@/lib/api/pagination";
 import { text } from "@/lib/api/validation";
+import { component } from "@/lib/openapi/registry";
 
 const contactFields = {
   firstname: text(100).min(1),
@@ -42,7 +42,9 @@ export const contactObject = component(
     email: z.string(),
     phone_number: z.string().nullable(),
     portal_enabled: z.boolean(),
-    clients: z.array(z.object({ uuid: z.uuid(), name: z.string() })).describe("Clients the contact is linked to (those the caller can see)"),
+    clients: z
+      .array(z.object({ uuid: z.uuid(), name: z.string() }))
+      .describe("Clients the contact is linked to (those the caller can see)"),
   }),
   "Contact",
 );

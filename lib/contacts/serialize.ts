@@ -1,8 +1,9 @@
 // Wire shape of a contact.
-import type { Contact, Prisma } from "@/lib/generated/prisma/client";
+
+import type { z } from "zod";
 import type { Caller } from "@/lib/api/caller";
 import { visibleClients } from "@/lib/auth/visibility";
-import type { z } from "zod";
+import type { Contact, Prisma } from "@/lib/generated/prisma/client";
 import type { contactObject } from "./schemas";
 
 /** What a contact needs loaded to be serialized: its links to the clients the caller may see. */
@@ -18,7 +19,10 @@ export function contactInclude(caller: Caller) {
 }
 
 /** What serializing a contact reads: a row loaded with contactInclude, or a client's contact (lib/clients/relations). */
-export type ContactShape = Pick<Contact, "uuid" | "firstname" | "lastname" | "preferredName" | "email" | "phoneNumber" | "portalEnabled"> & {
+export type ContactShape = Pick<
+  Contact,
+  "uuid" | "firstname" | "lastname" | "preferredName" | "email" | "phoneNumber" | "portalEnabled"
+> & {
   clients: { client: { uuid: string; name: string } }[];
 };
 

@@ -1,9 +1,10 @@
 // The one place that opens the database. Route handlers never import this: they get a tenant-scoped client
 // from the API wrapper (lib/api), so no query can run outside the caller's tenant.
-import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
+
 import type { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "./migrations";
 import { openPGlite, pgliteDataDir } from "./pglite";

@@ -17,7 +17,10 @@ export const migrationsDir = () => path.join(/*turbopackIgnore: true*/ process.c
 
 export async function listMigrations(dir = migrationsDir()) {
   const entries = await readdir(/*turbopackIgnore: true*/ dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(/*turbopackIgnore: true*/ path.join(dir, name, "migration.sql"), "utf8");

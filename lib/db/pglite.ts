@@ -1,8 +1,8 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { citext } from "@electric-sql/pglite/contrib/citext";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 
 /** Where the embedded database lives: PGLITE_DATA_DIR, `memory://` for a throwaway one, or .data/pglite. */
 export function pgliteDataDir() {

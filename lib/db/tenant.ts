@@ -7,8 +7,20 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
 const UNSCOPED_MODELS = new Set(["Country"]); // shared reference data
 
 const FILTERED = new Set([
-  "findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow", "findMany", "count", "aggregate", "groupBy",
-  "update", "updateMany", "updateManyAndReturn", "delete", "deleteMany", "upsert",
+  "findUnique",
+  "findUniqueOrThrow",
+  "findFirst",
+  "findFirstOrThrow",
+  "findMany",
+  "count",
+  "aggregate",
+  "groupBy",
+  "update",
+  "updateMany",
+  "updateManyAndReturn",
+  "delete",
+  "deleteMany",
+  "upsert",
 ]);
 
 type Args = Record<string, unknown> & { where?: object; data?: unknown; create?: object; update?: object };

@@ -5,7 +5,10 @@ import { invalidField } from "@/lib/api/errors";
  * Runs a write and turns a unique-index violation into a 422 on the field the index guards. The checks before a
  * write give the same answer in the common case; this covers two requests racing for the same value.
  */
-export async function withUniqueFields<T>(fields: Record<string, readonly [field: string, message: string]>, write: () => Promise<T>): Promise<T> {
+export async function withUniqueFields<T>(
+  fields: Record<string, readonly [field: string, message: string]>,
+  write: () => Promise<T>,
+): Promise<T> {
   try {
     return await write();
   } catch (error) {

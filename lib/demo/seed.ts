@@ -2,13 +2,14 @@
 // so that tenant isolation can be seen; users of every role and client visibility; clients, contacts, jobs with
 // subtasks and time logs. Used by `npm run db:seed`, by the first start of an empty embedded database, and by the
 // tests as their fixture.
+
+import { createHash } from "node:crypto";
 import bcrypt from "bcryptjs";
+import { BUILT_IN_ROLES } from "@/lib/auth/permissions";
+import { type TenantDb, tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { ClientAccess } from "@/lib/generated/prisma/enums";
-import { tenantDb, type TenantDb } from "@/lib/db/tenant";
-import { BUILT_IN_ROLES } from "@/lib/auth/permissions";
-import { TOKEN_PREFIX, createApiToken } from "@/lib/tokens";
-import { createHash } from "node:crypto";
+import { createApiToken, TOKEN_PREFIX } from "@/lib/tokens";
 
 export const DEMO_PASSWORD = "demo-password";
 
@@ -43,13 +44,98 @@ const DAY = 86_400_000;
 const today = () => new Date(new Date().toISOString().slice(0, 10) + "T00:00:00Z");
 const addDays = (date: Date, days: number) => new Date(date.getTime() + days * DAY);
 
-const FIRST_NAMES = ["Alice", "Ben", "Chloe", "Dev", "Emma", "Farid", "Grace", "Hugo", "Isla", "Jack", "Kiran", "Lena", "Mo", "Nina", "Oscar", "Priya", "Quinn", "Rosa", "Tom", "Uma"];
-const LAST_NAMES = ["Archer", "Baker", "Clarke", "Doyle", "Evans", "Fischer", "Gupta", "Hughes", "Iqbal", "Jones", "Kelly", "Lopez", "Murphy", "Novak", "O'Brien", "Patel", "Reid", "Singh", "Turner", "Walsh"];
-const NAME_PARTS = ["Harbour", "Oak", "Summit", "Riverside", "Copper", "Lantern", "Meadow", "Granite", "Bluebell", "Northwind", "Saffron", "Atlas"];
-const NAME_KINDS = ["Bakery", "Builders", "Consulting", "Dental", "Design", "Foods", "Garage", "Logistics", "Media", "Pharmacy", "Studios", "Trust"];
+const FIRST_NAMES = [
+  "Alice",
+  "Ben",
+  "Chloe",
+  "Dev",
+  "Emma",
+  "Farid",
+  "Grace",
+  "Hugo",
+  "Isla",
+  "Jack",
+  "Kiran",
+  "Lena",
+  "Mo",
+  "Nina",
+  "Oscar",
+  "Priya",
+  "Quinn",
+  "Rosa",
+  "Tom",
+  "Uma",
+];
+const LAST_NAMES = [
+  "Archer",
+  "Baker",
+  "Clarke",
+  "Doyle",
+  "Evans",
+  "Fischer",
+  "Gupta",
+  "Hughes",
+  "Iqbal",
+  "Jones",
+  "Kelly",
+  "Lopez",
+  "Murphy",
+  "Novak",
+  "O'Brien",
+  "Patel",
+  "Reid",
+  "Singh",
+  "Turner",
+  "Walsh",
+];
+const NAME_PARTS = [
+  "Harbour",
+  "Oak",
+  "Summit",
+  "Riverside",
+  "Copper",
+  "Lantern",
+  "Meadow",
+  "Granite",
+  "Bluebell",
+  "Northwind",
+  "Saffron",
+  "Atlas",
+];
+const NAME_KINDS = [
+  "Bakery",
+  "Builders",
+  "Consulting",
+  "Dental",
+  "Design",
+  "Foods",
+  "Garage",
+  "Logistics",
+  "Media",
+  "Pharmacy",
+  "Studios",
+  "Trust",
+];
 const SUFFIXES = ["Ltd", "LLP", "& Co", "Group", "Partners"];
-const CITIES: [string, string, string][] = [["GB", "London", "England"], ["GB", "Leeds", "England"], ["GB", "Glasgow", "Scotland"], ["IE", "Dublin", "Leinster"], ["IE", "Cork", "Munster"], ["US", "Boston", "Massachusetts"], ["DE", "Berlin", "Berlin"]];
-const JOB_KINDS = ["VAT return", "Year-end accounts", "Payroll run", "Bookkeeping", "Corporation tax return", "Management accounts", "Self assessment", "Audit preparation"];
+const CITIES: [string, string, string][] = [
+  ["GB", "London", "England"],
+  ["GB", "Leeds", "England"],
+  ["GB", "Glasgow", "Scotland"],
+  ["IE", "Dublin", "Leinster"],
+  ["IE", "Cork", "Munster"],
+  ["US", "Boston", "Massachusetts"],
+  ["DE", "Berlin", "Berlin"],
+];
+const JOB_KINDS = [
+  "VAT return",
+  "Year-end accounts",
+  "Payroll run",
+  "Bookkeeping",
+  "Corporation tax return",
+  "Management accounts",
+  "Self assessment",
+  "Audit preparation",
+];
 
 async function hash(password: string) {
   return bcrypt.hash(password, 10);
@@ -58,12 +144,19 @@ async function hash(password: string) {
 async function createRoles(db: TenantDb, tenantId: number) {
   const roles = await db.role.createManyAndReturn({
     data: [
-      ...Object.entries(BUILT_IN_ROLES).map(([name, permissions]) => ({ tenantId, name, permissions: [...permissions] })),
+      ...Object.entries(BUILT_IN_ROLES).map(([name, permissions]) => ({
+        tenantId,
+        name,
+        permissions: [...permissions],
+      })),
       // A custom role that may read but change nothing: what a tenant-defined role looks like.
       { tenantId, name: "Viewer", permissions: [] },
     ],
   });
-  return Object.fromEntries(roles.map((r) => [r.name, r.id])) as Record<"Owner" | "Admin" | "Standard" | "Viewer", number>;
+  return Object.fromEntries(roles.map((r) => [r.name, r.id])) as Record<
+    "Owner" | "Admin" | "Standard" | "Viewer",
+    number
+  >;
 }
 
 interface SeedUser {
@@ -76,7 +169,13 @@ interface SeedUser {
   timezone?: string;
 }
 
-async function createUsers(db: TenantDb, tenantId: number, roles: Record<string, number>, people: SeedUser[], passwordHash: string) {
+async function createUsers(
+  db: TenantDb,
+  tenantId: number,
+  roles: Record<string, number>,
+  people: SeedUser[],
+  passwordHash: string,
+) {
   const users = await db.user.createManyAndReturn({
     data: people.map((p) => ({
       tenantId,
@@ -116,13 +215,23 @@ async function seedTenant(client: PrismaClient, plan: TenantPlan, passwordHash: 
   const activeUsers = Object.values(users).filter((u) => !u.archivedDate);
   const staff = activeUsers.filter((u) => u.clientAccess === "all");
 
-  const groups = await db.clientGroup.createManyAndReturn({ data: ["North", "South", "Payroll"].map((name) => ({ tenantId, name })) });
+  const groups = await db.clientGroup.createManyAndReturn({
+    data: ["North", "South", "Payroll"].map((name) => ({ tenantId, name })),
+  });
   const groupUser = Object.values(users).find((u) => u.clientAccess === "client_groups");
   if (groupUser) await db.userClientGroup.create({ data: { tenantId, userId: groupUser.id, groupId: groups[0].id } });
-  const tags = await db.tag.createManyAndReturn({ data: ["VAT", "Payroll", "Year-end", "Priority", "Bookkeeping"].map((name) => ({ tenantId, name })) });
+  const tags = await db.tag.createManyAndReturn({
+    data: ["VAT", "Payroll", "Year-end", "Priority", "Bookkeeping"].map((name) => ({ tenantId, name })),
+  });
   const fields = await db.customField.createManyAndReturn({
     data: [
-      { tenantId, name: "industry", type: "select", options: ["Retail", "Hospitality", "Construction", "Technology", "Charity"], position: 0 },
+      {
+        tenantId,
+        name: "industry",
+        type: "select",
+        options: ["Retail", "Hospitality", "Construction", "Technology", "Charity"],
+        position: 0,
+      },
       { tenantId, name: "employees", type: "number", options: [], position: 1 },
       { tenantId, name: "onboarded_on", type: "date", options: [], position: 2 },
       { tenantId, name: "aml_checked", type: "boolean", options: [], position: 3 },
@@ -138,7 +247,9 @@ async function seedTenant(client: PrismaClient, plan: TenantPlan, passwordHash: 
       { tenantId, slug: "completed", name: "Completed", isCompleted: true, position: 4 },
     ],
   });
-  const countries = Object.fromEntries((await client.country.findMany({ where: { code: { in: ["GB", "IE", "US", "DE"] } } })).map((c) => [c.code, c.id]));
+  const countries = Object.fromEntries(
+    (await client.country.findMany({ where: { code: { in: ["GB", "IE", "US", "DE"] } } })).map((c) => [c.code, c.id]),
+  );
   const assignedUser = Object.values(users).find((u) => u.clientAccess === "assigned_clients");
 
   // Clients, with deterministic names that never repeat within a tenant.
@@ -165,15 +276,29 @@ async function seedTenant(client: PrismaClient, plan: TenantPlan, passwordHash: 
   });
   const clients = await db.client.createManyAndReturn({ data: clientRows });
 
-  await db.clientGroupMember.createMany({ data: clients.map((c, i) => ({ tenantId, clientId: c.id, groupId: groups[i % groups.length].id })) });
+  await db.clientGroupMember.createMany({
+    data: clients.map((c, i) => ({ tenantId, clientId: c.id, groupId: groups[i % groups.length].id })),
+  });
   await db.clientTag.createMany({
-    data: clients.flatMap((c, i) => [{ tenantId, clientId: c.id, tagId: tags[i % tags.length].id }, ...(i % 3 === 0 ? [{ tenantId, clientId: c.id, tagId: tags[(i + 2) % tags.length].id }] : [])]),
+    data: clients.flatMap((c, i) => [
+      { tenantId, clientId: c.id, tagId: tags[i % tags.length].id },
+      ...(i % 3 === 0 ? [{ tenantId, clientId: c.id, tagId: tags[(i + 2) % tags.length].id }] : []),
+    ]),
   });
   await db.customFieldValue.createMany({
     data: clients.flatMap((c, i) => [
       { tenantId, clientId: c.id, fieldId: fields[0].id, value: fields[0].options[i % fields[0].options.length] },
       { tenantId, clientId: c.id, fieldId: fields[1].id, value: rand.int(1, 250) },
-      ...(i % 2 === 0 ? [{ tenantId, clientId: c.id, fieldId: fields[2].id, value: addDays(today(), -rand.int(30, 900)).toISOString().slice(0, 10) }] : []),
+      ...(i % 2 === 0
+        ? [
+            {
+              tenantId,
+              clientId: c.id,
+              fieldId: fields[2].id,
+              value: addDays(today(), -rand.int(30, 900)).toISOString().slice(0, 10),
+            },
+          ]
+        : []),
       { tenantId, clientId: c.id, fieldId: fields[3].id, value: i % 4 !== 0 },
     ]),
   });
@@ -183,7 +308,13 @@ async function seedTenant(client: PrismaClient, plan: TenantPlan, passwordHash: 
     Array.from({ length: i % 3 === 0 ? 2 : 1 }, (_, k) => {
       const firstname = FIRST_NAMES[(i + k * 7) % FIRST_NAMES.length];
       const lastname = LAST_NAMES[(i * 3 + k) % LAST_NAMES.length];
-      return { clientId: c.id, isPrimary: k === 0, firstname, lastname, email: `${firstname}.${lastname}.${i + 1}${k ? "b" : ""}@${plan.emailDomain}`.toLowerCase().replace("'", "") };
+      return {
+        clientId: c.id,
+        isPrimary: k === 0,
+        firstname,
+        lastname,
+        email: `${firstname}.${lastname}.${i + 1}${k ? "b" : ""}@${plan.emailDomain}`.toLowerCase().replace("'", ""),
+      };
     }),
   );
   const contacts = await db.contact.createManyAndReturn({
@@ -208,7 +339,15 @@ async function seedTenant(client: PrismaClient, plan: TenantPlan, passwordHash: 
     })),
   });
   // A contact linked to no client: visible only to users who see all clients.
-  await db.contact.create({ data: { tenantId, firstname: "Lee", lastname: "Loose", preferredName: "Lee", email: `lee.loose@${plan.emailDomain}` } });
+  await db.contact.create({
+    data: {
+      tenantId,
+      firstname: "Lee",
+      lastname: "Loose",
+      preferredName: "Lee",
+      email: `lee.loose@${plan.emailDomain}`,
+    },
+  });
 
   // Jobs: a tenth of them get two subtasks each, counted in the total.
   const parentsCount = Math.round(plan.jobs / 1.2);
@@ -254,15 +393,27 @@ async function seedTenant(client: PrismaClient, plan: TenantPlan, passwordHash: 
   const assignees = allJobs.flatMap((j, i) => {
     const first = activeUsers[i % activeUsers.length];
     const second = activeUsers[(i + 1) % activeUsers.length];
-    return i % 4 === 0 && second.id !== first.id ? [{ tenantId, jobId: j.id, userId: first.id }, { tenantId, jobId: j.id, userId: second.id }] : [{ tenantId, jobId: j.id, userId: first.id }];
+    return i % 4 === 0 && second.id !== first.id
+      ? [
+          { tenantId, jobId: j.id, userId: first.id },
+          { tenantId, jobId: j.id, userId: second.id },
+        ]
+      : [{ tenantId, jobId: j.id, userId: first.id }];
   });
   await db.jobAssignee.createMany({ data: assignees });
-  await db.jobFollower.createMany({ data: allJobs.filter((_, i) => i % 5 === 0).map((j) => ({ tenantId, jobId: j.id, userId: staff[0].id })) });
-  await db.jobTag.createMany({ data: allJobs.filter((_, i) => i % 2 === 0).map((j, i) => ({ tenantId, jobId: j.id, tagId: tags[i % tags.length].id })) });
+  await db.jobFollower.createMany({
+    data: allJobs.filter((_, i) => i % 5 === 0).map((j) => ({ tenantId, jobId: j.id, userId: staff[0].id })),
+  });
+  await db.jobTag.createMany({
+    data: allJobs
+      .filter((_, i) => i % 2 === 0)
+      .map((j, i) => ({ tenantId, jobId: j.id, tagId: tags[i % tags.length].id })),
+  });
 
   // Time logs on the weekdays of the last 90 days, by every active user, on jobs they are assigned to.
   const jobsById = new Map(jobs.map((j) => [j.id, j]));
-  const assignedJobs = (userId: number) => assignees.filter((a) => a.userId === userId && jobsById.has(a.jobId)).map((a) => jobsById.get(a.jobId)!);
+  const assignedJobs = (userId: number) =>
+    assignees.filter((a) => a.userId === userId && jobsById.has(a.jobId)).map((a) => jobsById.get(a.jobId)!);
   const logs = [];
   for (let d = 90; d >= 1; d--) {
     const date = addDays(today(), -d);
@@ -277,7 +428,13 @@ async function seedTenant(client: PrismaClient, plan: TenantPlan, passwordHash: 
           jobId: job.id,
           clientId: job.clientId,
           minutes: rand.pick([15, 30, 45, 60, 90, 120, 150, 240]),
-          note: rand.pick(["Reconciled bank statements", "Call with client", "Prepared working papers", "Reviewed payroll", "Chased missing receipts"]),
+          note: rand.pick([
+            "Reconciled bank statements",
+            "Call with client",
+            "Prepared working papers",
+            "Reviewed payroll",
+            "Chased missing receipts",
+          ]),
           date,
           createdAt: addDays(date, 0.7),
         });
@@ -300,7 +457,13 @@ export const DEMO_TENANTS: TenantPlan[] = [
     people: [
       { firstname: "Olivia", lastname: "Owner", email: "owner@acme.test", role: "Owner" },
       { firstname: "Adam", lastname: "Admin", email: "admin@acme.test", role: "Admin", timezone: "America/New_York" },
-      { firstname: "Casey", lastname: "Assigned", email: "assigned@acme.test", role: "Standard", access: "assigned_clients" },
+      {
+        firstname: "Casey",
+        lastname: "Assigned",
+        email: "assigned@acme.test",
+        role: "Standard",
+        access: "assigned_clients",
+      },
       { firstname: "Gina", lastname: "Groups", email: "groups@acme.test", role: "Standard", access: "client_groups" },
       { firstname: "Sam", lastname: "Standard", email: "standard@acme.test", role: "Standard" },
       { firstname: "Val", lastname: "Viewer", email: "viewer@acme.test", role: "Viewer" },
@@ -318,14 +481,21 @@ export const DEMO_TENANTS: TenantPlan[] = [
     clientRefPrefix: "AC",
     people: [
       { firstname: "Bea", lastname: "Birch", email: "owner@birch.test", role: "Owner", timezone: "Europe/Dublin" },
-      { firstname: "Bo", lastname: "Branch", email: "standard@birch.test", role: "Standard", timezone: "Europe/Dublin" },
+      {
+        firstname: "Bo",
+        lastname: "Branch",
+        email: "standard@birch.test",
+        role: "Standard",
+        timezone: "Europe/Dublin",
+      },
     ],
   },
 ];
 
 /** Seeds the demo tenants into an empty database. */
 export async function seedDemo(client: PrismaClient): Promise<DemoSummary> {
-  if ((await client.tenant.count()) > 0) throw new Error("The database already has data: the demo seed only fills an empty one.");
+  if ((await client.tenant.count()) > 0)
+    throw new Error("The database already has data: the demo seed only fills an empty one.");
   const passwordHash = await hash(DEMO_PASSWORD);
   const seeded = [];
   for (const plan of DEMO_TENANTS) seeded.push(await seedTenant(client, plan, passwordHash));
@@ -340,7 +510,12 @@ export function demoSummary(): DemoSummary {
   return {
     tenants: DEMO_TENANTS.map((plan) => ({
       name: plan.name,
-      users: plan.people.map((p) => ({ email: p.email, role: p.role, access: p.access ?? "all", archived: !!p.archived })),
+      users: plan.people.map((p) => ({
+        email: p.email,
+        role: p.role,
+        access: p.access ?? "all",
+        archived: !!p.archived,
+      })),
     })),
     token: DEMO_TOKEN,
     tokenOwner: DEMO_TOKEN_OWNER,
@@ -348,12 +523,21 @@ export function demoSummary(): DemoSummary {
 }
 
 export function printDemoInstructions(summary: DemoSummary, baseUrl = process.env.APP_URL ?? "http://localhost:3000") {
-  const lines = ["", "Demo data is in place. Sign in at " + baseUrl + "/signin with any of these (password: " + DEMO_PASSWORD + "):"];
+  const lines = [
+    "",
+    "Demo data is in place. Sign in at " + baseUrl + "/signin with any of these (password: " + DEMO_PASSWORD + "):",
+  ];
   for (const tenant of summary.tenants) {
     lines.push(`  ${tenant.name}`);
-    for (const u of tenant.users) lines.push(`    ${u.email.padEnd(22)} ${u.role}${u.access !== "all" ? `, sees ${u.access}` : ""}${u.archived ? " (archived: cannot sign in)" : ""}`);
+    for (const u of tenant.users)
+      lines.push(
+        `    ${u.email.padEnd(22)} ${u.role}${u.access !== "all" ? `, sees ${u.access}` : ""}${u.archived ? " (archived: cannot sign in)" : ""}`,
+      );
   }
   lines.push("", `Demo API token of ${summary.tokenOwner}:`, `  ${summary.token}`, "Try:");
-  lines.push(`  curl -H "Authorization: Bearer ${summary.token}" -H "Accept: application/json" ${baseUrl}/api/v1/me`, "");
+  lines.push(
+    `  curl -H "Authorization: Bearer ${summary.token}" -H "Accept: application/json" ${baseUrl}/api/v1/me`,
+    "",
+  );
   console.log(lines.join("\n"));
 }

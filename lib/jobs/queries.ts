@@ -1,13 +1,14 @@
 // Jobs of the caller's tenant, limited to what the caller may see (lib/auth/visibility.ts).
-import type { Prisma } from "@/lib/generated/prisma/client";
+
 import type { Caller } from "@/lib/api/caller";
-import { validationFailed, type FieldErrors } from "@/lib/api/errors";
-import { allOf, containsText } from "@/lib/api/filters";
-import { pageOf, type Page } from "@/lib/api/pagination";
-import { findVisible } from "@/lib/api/records";
-import { dateFilter, type DateRangeSpec } from "@/lib/api/date-ranges";
+import { type DateRangeSpec, dateFilter } from "@/lib/api/date-ranges";
 import { toDbDate, todayIn } from "@/lib/api/dates";
+import { type FieldErrors, validationFailed } from "@/lib/api/errors";
+import { allOf, containsText } from "@/lib/api/filters";
+import { type Page, pageOf } from "@/lib/api/pagination";
+import { findVisible } from "@/lib/api/records";
 import { visibleClients, visibleJobs } from "@/lib/auth/visibility";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { JobCreateBody, JobListQuery, JobSort } from "./schemas";
 import { jobDetailInclude, jobListSelect } from "./serialize";
 
@@ -97,7 +98,10 @@ export async function getJob(caller: Caller, uuid: string) {
   );
   const job = await caller.db.job.findFirstOrThrow({ where: { id }, include: jobDetailInclude(visible) });
   // A subtask may be visible (assigned to the caller) while its parent is not: then the parent is not named.
-  const parentHidden = job.parentId !== null && visible && (await caller.db.job.count({ where: { AND: [{ id: job.parentId }, visible] } })) === 0;
+  const parentHidden =
+    job.parentId !== null &&
+    visible &&
+    (await caller.db.job.count({ where: { AND: [{ id: job.parentId }, visible] } })) === 0;
   return parentHidden ? { ...job, parent: null } : job;
 }
 
@@ -110,9 +114,15 @@ export async function createJob(caller: Caller, input: JobCreateBody, now = new 
   const tagIds = [...new Set(input.tags ?? [])];
   const clients = visibleClients(caller);
   const [client, status, assignee, tags] = await Promise.all([
-    input.client_uuid ? db.client.findFirst({ where: { AND: [{ uuid: input.client_uuid }, clients ?? {}] }, select: { id: true } }) : null,
-    input.status ? db.jobStatus.findFirst({ where: { slug: input.status }, select: { id: true, isCompleted: true } }) : null,
-    input.user_id ? db.user.findFirst({ where: { id: input.user_id }, select: { id: true, archivedDate: true } }) : null,
+    input.client_uuid
+      ? db.client.findFirst({ where: { AND: [{ uuid: input.client_uuid }, clients ?? {}] }, select: { id: true } })
+      : null,
+    input.status
+      ? db.jobStatus.findFirst({ where: { slug: input.status }, select: { id: true, isCompleted: true } })
+      : null,
+    input.user_id
+      ? db.user.findFirst({ where: { id: input.user_id }, select: { id: true, archivedDate: true } })
+      : null,
     tagIds.length ? db.tag.findMany({ where: { id: { in: tagIds } }, select: { id: true } }) : [],
   ]);
 

@@ -1,12 +1,12 @@
 // Input of the jobs endpoints: the single source of their validation.
 import { z } from "zod";
-import { component } from "@/lib/openapi/registry";
-import { userSummaryObject } from "@/lib/users/schemas";
-import { paginationQuery } from "@/lib/api/pagination";
-import { calendarDate } from "@/lib/api/dates";
 import { queryDateRange } from "@/lib/api/date-ranges";
+import { calendarDate } from "@/lib/api/dates";
+import { paginationQuery } from "@/lib/api/pagination";
 import { queryId, recordId, uuidString } from "@/lib/api/references";
 import { queryBoolean, queryList, text } from "@/lib/api/validation";
+import { component } from "@/lib/openapi/registry";
+import { userSummaryObject } from "@/lib/users/schemas";
 
 export const JOB_SORTS = ["name", "start_date", "due_date", "created_at", "status", "estimated_hours"] as const;
 export type JobSort = (typeof JOB_SORTS)[number];
@@ -23,7 +23,9 @@ export const jobListQuery = z.object({
   due_date_range: queryDateRange().optional(),
   include_completed: queryBoolean()
     .default(false)
-    .describe("Include completed jobs (default false); applies together with statuses[], so a completed status needs it too"),
+    .describe(
+      "Include completed jobs (default false); applies together with statuses[], so a completed status needs it too",
+    ),
   exclude_subtasks: queryBoolean().default(false),
   exclude_client_requests: queryBoolean().default(false),
   sort_by: z.enum(JOB_SORTS).default("due_date").describe("Sort key; nulls last, ties broken by uuid"),
@@ -61,7 +63,10 @@ export const jobCreateBody = z
 
 export type JobCreateBody = z.output<typeof jobCreateBody>;
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe("YYYY-MM-DD");
+const date = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .describe("YYYY-MM-DD");
 const named = (id: z.ZodType) => z.object({ id, name: z.string() });
 
 /** A job in lists (and a single job's subtasks). */

@@ -1,8 +1,9 @@
 // Wire shapes of jobs: the list shape, and the single-job shape that adds everything else.
-import type { Prisma } from "@/lib/generated/prisma/client";
-import { fromDbDateOrNull } from "@/lib/api/dates";
-import { serializeUserSummary } from "@/lib/users/serialize";
+
 import type { z } from "zod";
+import { fromDbDateOrNull } from "@/lib/api/dates";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { serializeUserSummary } from "@/lib/users/serialize";
 import type { jobListItemObject, jobObject } from "./schemas";
 
 /** What the list shape needs; also how subtasks are read inside a single job. */
@@ -20,7 +21,9 @@ export const jobListSelect = {
 
 export type JobListRow = Prisma.JobGetPayload<{ select: typeof jobListSelect }>;
 
-const userSummary = { user: { select: { id: true, firstname: true, lastname: true, email: true, avatarUrl: true } } } as const;
+const userSummary = {
+  user: { select: { id: true, firstname: true, lastname: true, email: true, avatarUrl: true } },
+} as const;
 
 /** Everything of one job; `subTasks` takes the caller's visibility filter. */
 export function jobDetailInclude(visibleSubTasks: Prisma.JobWhereInput | undefined) {
@@ -31,7 +34,11 @@ export function jobDetailInclude(visibleSubTasks: Prisma.JobWhereInput | undefin
     assignees: { select: userSummary, orderBy: { userId: "asc" } },
     followers: { select: userSummary, orderBy: { userId: "asc" } },
     tags: { select: { tag: { select: { id: true, name: true } } }, orderBy: { tagId: "asc" } },
-    subTasks: { where: visibleSubTasks, select: jobListSelect, orderBy: [{ dueDate: { sort: "asc", nulls: "last" } }, { uuid: "asc" }] },
+    subTasks: {
+      where: visibleSubTasks,
+      select: jobListSelect,
+      orderBy: [{ dueDate: { sort: "asc", nulls: "last" } }, { uuid: "asc" }],
+    },
   } satisfies Prisma.JobInclude;
 }
 

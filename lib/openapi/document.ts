@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { apiSchemas, component } from "./registry";
 import "@/lib/api/validation";
-import { operations, type Operation } from "./operations";
+import { type Operation, operations } from "./operations";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -16,7 +16,9 @@ const errorBody = component(
 const validationErrorBody = component(
   z.object({
     message: z.string(),
-    errors: z.record(z.string(), z.array(z.string())).describe("Each offending field (a dot path such as contact.email) with its messages"),
+    errors: z
+      .record(z.string(), z.array(z.string()))
+      .describe("Each offending field (a dot path such as contact.email) with its messages"),
   }),
   "ValidationError",
 );
@@ -24,7 +26,10 @@ const validationErrorBody = component(
 const ERROR_RESPONSES: Record<number, [name: string, description: string]> = {
   400: ["BadRequest", "The body is not valid JSON, or not a JSON object"],
   401: ["Unauthenticated", "The token is missing, malformed, unknown or revoked, or its user is archived"],
-  403: ["Forbidden", "The record belongs to another tenant or lies outside the caller's visibility, or the role lacks the permission"],
+  403: [
+    "Forbidden",
+    "The record belongs to another tenant or lies outside the caller's visibility, or the role lacks the permission",
+  ],
   404: ["NotFound", "No such record (also for a malformed uuid)"],
   406: ["NotAcceptable", "The Accept header admits neither application/json nor */*"],
   413: ["PayloadTooLarge", "The body is larger than 1 MB"],
@@ -47,7 +52,9 @@ const RATE_LIMIT_HEADERS = {
   "X-RateLimit-Remaining": { description: "Requests left in the current window", schema: { type: "integer" } },
   "X-RateLimit-Reset": { description: "Seconds until the window resets", schema: { type: "integer" } },
 };
-const headerRefs = Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
+const headerRefs = Object.fromEntries(
+  Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]),
+);
 
 /** A component or inline schema without the document-level keys zod adds. */
 function clean(schema: JsonSchema): JsonSchema {
@@ -62,7 +69,12 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
 }
 
 function parameters(op: Operation) {
-  const path = Object.entries(op.params ?? {}).map(([name, schema]) => ({ name, in: "path", required: true, schema: schemaOf(schema, "input") }));
+  const path = Object.entries(op.params ?? {}).map(([name, schema]) => ({
+    name,
+    in: "path",
+    required: true,
+    schema: schemaOf(schema, "input"),
+  }));
   const query = Object.entries(op.query?.shape ?? {}).map(([name, field]) => {
     const schema = schemaOf(field as z.ZodType, "input");
     const { description, ...rest } = schema;
@@ -87,17 +99,27 @@ function operationObject(op: Operation) {
     ...(op.description ? { description: op.description } : {}),
     operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, "By_$1").replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
     parameters: parameters(op),
-    ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(op.body, "input") } } } } : {}),
+    ...(op.body
+      ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(op.body, "input") } } } }
+      : {}),
     responses: {
-      [op.response.status]: { description: op.response.description, headers: headerRefs, content: { "application/json": { schema: schemaOf(op.response.schema, "output") } } },
-      ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status][0]}` }])),
+      [op.response.status]: {
+        description: op.response.description,
+        headers: headerRefs,
+        content: { "application/json": { schema: schemaOf(op.response.schema, "output") } },
+      },
+      ...Object.fromEntries(
+        errors.map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status][0]}` }]),
+      ),
     },
   };
 }
 
 export function openApiDocument() {
   // Registered (output) schemas, as components; referencing each other by $ref.
-  const registered = z.toJSONSchema(apiSchemas, { io: "output", unrepresentable: "any", uri: COMPONENT }) as { schemas: Record<string, JsonSchema> };
+  const registered = z.toJSONSchema(apiSchemas, { io: "output", unrepresentable: "any", uri: COMPONENT }) as {
+    schemas: Record<string, JsonSchema>;
+  };
   const schemas = Object.fromEntries(Object.entries(registered.schemas).map(([id, s]) => [id, clean(s)]));
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op);
@@ -118,7 +140,11 @@ export function openApiDocument() {
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", description: "A personal access token (`cjt_…`), created at /settings/api-tokens" },
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "A personal access token (`cjt_…`), created at /settings/api-tokens",
+        },
       },
       schemas,
       headers: {
@@ -130,8 +156,13 @@ export function openApiDocument() {
           name,
           {
             description,
-            headers: { ...headerRefs, ...(status === "429" ? { "Retry-After": { $ref: "#/components/headers/Retry-After" } } : {}) },
-            content: { "application/json": { schema: { $ref: COMPONENT(status === "422" ? "ValidationError" : "Error") } } },
+            headers: {
+              ...headerRefs,
+              ...(status === "429" ? { "Retry-After": { $ref: "#/components/headers/Retry-After" } } : {}),
+            },
+            content: {
+              "application/json": { schema: { $ref: COMPONENT(status === "422" ? "ValidationError" : "Error") } },
+            },
           },
         ]),
       ),

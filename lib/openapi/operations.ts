@@ -3,7 +3,14 @@
 // every route file under app/api/v1 appears here.
 import { z } from "zod";
 import { paginatedSchema } from "@/lib/api/pagination";
-import { clientObject, clientSearchResults, createClientSchema, listClientsQuery, searchClientsQuery, updateClientSchema } from "@/lib/clients/schemas";
+import {
+  clientObject,
+  clientSearchResults,
+  createClientSchema,
+  listClientsQuery,
+  searchClientsQuery,
+  updateClientSchema,
+} from "@/lib/clients/schemas";
 import { contactObject, createContactSchema, listContactsQuery, updateContactSchema } from "@/lib/contacts/schemas";
 import { jobCreateBody, jobListItemObject, jobListQuery, jobObject } from "@/lib/jobs/schemas";
 import { timeLogListQuery, timeLogObject } from "@/lib/time-logs/schemas";
@@ -81,7 +88,8 @@ export const operations: Operation[] = [
     path: "/clients/{uuid}",
     tag: "Clients",
     summary: "Update a client",
-    description: "Only the fields sent change; null clears an optional field. `tags` and `client_groups` replace the sets.",
+    description:
+      "Only the fields sent change; null clears an optional field. `tags` and `client_groups` replace the sets.",
     params: { uuid: uuidParam },
     body: updateClientSchema,
     response: { status: 200, schema: clientObject, description: "The updated client" },
@@ -119,7 +127,8 @@ export const operations: Operation[] = [
     path: "/contacts/{uuid}",
     tag: "Contacts",
     summary: "Update a contact",
-    description: "Only the fields sent change. With client_uuid, links the contact to that client (title sets the link's title).",
+    description:
+      "Only the fields sent change. With client_uuid, links the contact to that client (title sets the link's title).",
     params: { uuid: uuidParam },
     body: updateContactSchema,
     response: { status: 200, schema: contactObject, description: "The updated contact" },
@@ -130,9 +139,14 @@ export const operations: Operation[] = [
     path: "/jobs",
     tag: "Jobs",
     summary: "List jobs",
-    description: "Completed jobs are left out unless include_completed=true. Ties in the sort order are broken by uuid, so pages never overlap.",
+    description:
+      "Completed jobs are left out unless include_completed=true. Ties in the sort order are broken by uuid, so pages never overlap.",
     query: jobListQuery,
-    response: { status: 200, schema: paginatedSchema(jobListItemObject, "JobPage"), description: "A page of jobs, in the list shape" },
+    response: {
+      status: 200,
+      schema: paginatedSchema(jobListItemObject, "JobPage"),
+      description: "A page of jobs, in the list shape",
+    },
     errors: [422],
   },
   {
@@ -151,7 +165,11 @@ export const operations: Operation[] = [
     tag: "Jobs",
     summary: "Get a job",
     params: { uuid: uuidParam },
-    response: { status: 200, schema: jobObject, description: "The job with its client, assignees, followers, tags, parent and subtasks" },
+    response: {
+      status: 200,
+      schema: jobObject,
+      description: "The job with its client, assignees, followers, tags, parent and subtasks",
+    },
     errors: [403, 404],
   },
   {
@@ -169,7 +187,12 @@ export const operations: Operation[] = [
     path: "/users/{id}",
     tag: "Users",
     summary: "Get a user",
-    params: { id: z.string().regex(/^[1-9]\d*$/).describe("The user's integer id") },
+    params: {
+      id: z
+        .string()
+        .regex(/^[1-9]\d*$/)
+        .describe("The user's integer id"),
+    },
     response: { status: 200, schema: userObject, description: "The user" },
     errors: [403, 404],
   },
@@ -178,7 +201,7 @@ export const operations: Operation[] = [
     path: "/users/email/{email}",
     tag: "Users",
     summary: "Find a user by email",
-    description: "Ignores case. No match is not an error: the answer is {\"data\": null}.",
+    description: 'Ignores case. No match is not an error: the answer is {"data": null}.',
     params: { email: z.string().describe("The email address") },
     response: { status: 200, schema: userByEmailObject, description: "The user, or null" },
     errors: [],
@@ -190,7 +213,11 @@ export const operations: Operation[] = [
     summary: "List time logs",
     description: "Newest first. Users without the time_logs.view_all permission see only their own.",
     query: timeLogListQuery,
-    response: { status: 200, schema: paginatedSchema(timeLogObject, "TimeLogPage"), description: "A page of time logs" },
+    response: {
+      status: 200,
+      schema: paginatedSchema(timeLogObject, "TimeLogPage"),
+      description: "A page of time logs",
+    },
     errors: [422],
   },
 ];

@@ -19,10 +19,18 @@ export type EndpointRateLimit = keyof typeof ENDPOINT_LIMITS;
 
 const perToken = limiter("api:token", "RATE_LIMIT_PER_MINUTE", 300, MINUTE_MS);
 const perEndpoint = Object.fromEntries(
-  Object.entries(ENDPOINT_LIMITS).map(([name, { setting, perMinute }]) => [name, limiter(`api:${name}`, setting, perMinute, MINUTE_MS)]),
+  Object.entries(ENDPOINT_LIMITS).map(([name, { setting, perMinute }]) => [
+    name,
+    limiter(`api:${name}`, setting, perMinute, MINUTE_MS),
+  ]),
 ) as Record<EndpointRateLimit, RateLimiter | undefined>;
 const perUserHourly = limiter("api:user-hour", "RATE_LIMIT_USER_PER_HOUR", 0, HOUR_MS);
-const perAddressUnauthenticated = limiter("api:unauthenticated", "RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE", 60, MINUTE_MS);
+const perAddressUnauthenticated = limiter(
+  "api:unauthenticated",
+  "RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE",
+  60,
+  MINUTE_MS,
+);
 
 /**
  * Addresses refused for bad tokens, with the refusal, until its window resets. Their requests are refused before the
@@ -90,7 +98,8 @@ function clientAddress(request: Request): string {
 function limiter(prefix: string, setting: string, fallback: number, windowMs: number): RateLimiter | undefined {
   const raw = process.env[setting];
   const limit = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(limit) || limit < 0) throw new Error(`${setting} must be a whole number (0 turns the limit off), not "${raw}".`);
+  if (!Number.isInteger(limit) || limit < 0)
+    throw new Error(`${setting} must be a whole number (0 turns the limit off), not "${raw}".`);
   return limit > 0 ? createRateLimiter({ prefix, limit, windowMs }) : undefined;
 }
 
@@ -116,7 +125,12 @@ function rememberRefusal(address: string, result: RateLimitResult) {
 
 function tooManyRequests(result: RateLimitResult): ApiError {
   const seconds = retryAfterSeconds(result);
-  return new ApiError(429, `Too many requests: try again in ${seconds} second${seconds === 1 ? "" : "s"}.`, undefined, rateLimitHeaders(result));
+  return new ApiError(
+    429,
+    `Too many requests: try again in ${seconds} second${seconds === 1 ? "" : "s"}.`,
+    undefined,
+    rateLimitHeaders(result),
+  );
 }
 
 const secondsUntilReset = (result: RateLimitResult) => Math.max(0, Math.ceil((result.reset - Date.now()) / 1000));

@@ -31,7 +31,9 @@ export interface RateLimitRule {
 export function createRateLimiter(rule: RateLimitRule): RateLimiter {
   const upstash = upstashFromEnv();
   // Every Redis key starts with RATE_LIMIT_KEY_PREFIX, so that deployments (or test runs) can share one Redis.
-  return upstash ? new UpstashLimiter(rule, upstash, process.env.RATE_LIMIT_KEY_PREFIX || "cjt:ratelimit") : new InProcessLimiter(rule);
+  return upstash
+    ? new UpstashLimiter(rule, upstash, process.env.RATE_LIMIT_KEY_PREFIX || "cjt:ratelimit")
+    : new InProcessLimiter(rule);
 }
 
 export class InProcessLimiter implements RateLimiter {

@@ -25,7 +25,13 @@ export function upstashFromEnv(): UpstashConnection | undefined {
   let connection = connections.get(id);
   if (!connection) {
     // The client retries five times with backoff by default; here a request gets one attempt with a deadline.
-    const redis = new Redis({ url, token, retry: false, signal: () => AbortSignal.timeout(REDIS_TIMEOUT_MS), enableTelemetry: false });
+    const redis = new Redis({
+      url,
+      token,
+      retry: false,
+      signal: () => AbortSignal.timeout(REDIS_TIMEOUT_MS),
+      enableTelemetry: false,
+    });
     connection = { redis, unavailableUntil: 0 };
     connections.set(id, connection);
   }
@@ -50,14 +56,20 @@ export class UpstashLimiter implements RateLimiter {
   }
 
   async limit(key: string): Promise<RateLimitResult> {
-    return this.failingOpen(async () => {
-      const { success, limit, remaining, reset } = await this.ratelimit.limit(key);
-      return { success, limit, remaining, reset };
-    }, () => this.uncounted());
+    return this.failingOpen(
+      async () => {
+        const { success, limit, remaining, reset } = await this.ratelimit.limit(key);
+        return { success, limit, remaining, reset };
+      },
+      () => this.uncounted(),
+    );
   }
 
   async remaining(key: string): Promise<number> {
-    return this.failingOpen(async () => (await this.ratelimit.getRemaining(key)).remaining, () => this.rule.limit);
+    return this.failingOpen(
+      async () => (await this.ratelimit.getRemaining(key)).remaining,
+      () => this.rule.limit,
+    );
   }
 
   /** Runs a Redis call, or answers as if nothing had been used while Redis is out. */

@@ -1,17 +1,22 @@
 // Time logs of the caller's tenant. Without `time_logs.view_all` a user sees only their own (decisions.md).
-import type { Prisma } from "@/lib/generated/prisma/client";
+
 import type { Caller } from "@/lib/api/caller";
+import { dateFilter } from "@/lib/api/date-ranges";
 import { allOf, containsText, type Filter } from "@/lib/api/filters";
 import { pageOf } from "@/lib/api/pagination";
-import { dateFilter } from "@/lib/api/date-ranges";
-import type { TimeLogListQuery } from "./schemas";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { loadTimeLogRelations } from "./relations";
+import type { TimeLogListQuery } from "./schemas";
 import { timeLogColumns } from "./serialize";
 
 export const DEFAULT_TIME_LOG_PAGE_SIZE = 100;
 
 /** The filters a list of time logs shares with the per-day counts: dates and users. */
-function dayFilters(caller: Caller, query: TimeLogListQuery, now: Date): Filter<Prisma.TimeLogWhereInput & Prisma.TimeLogDayCountWhereInput>[] {
+function dayFilters(
+  caller: Caller,
+  query: TimeLogListQuery,
+  now: Date,
+): Filter<Prisma.TimeLogWhereInput & Prisma.TimeLogDayCountWhereInput>[] {
   return [
     !caller.permissions.has("time_logs.view_all") && { userId: caller.user.id },
     query.range && { date: dateFilter(query.range, caller.user.timezone, now) },
@@ -33,7 +38,11 @@ function otherFilters(query: TimeLogListQuery): Filter<Prisma.TimeLogWhereInput>
  * database triggers keep (a row per user and day) rather than a count of every matching time log; the number is
  * the same.
  */
-async function countTimeLogs(caller: Caller, days: ReturnType<typeof dayFilters>, others: ReturnType<typeof otherFilters>) {
+async function countTimeLogs(
+  caller: Caller,
+  days: ReturnType<typeof dayFilters>,
+  others: ReturnType<typeof otherFilters>,
+) {
   if (others.some(Boolean)) return caller.db.timeLog.count({ where: allOf([...days, ...others]) });
   const sum = await caller.db.timeLogDayCount.aggregate({ where: allOf(days), _sum: { count: true } });
   return sum._sum.count ?? 0;

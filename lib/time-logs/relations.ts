@@ -1,8 +1,9 @@
 // The client, job and user a page of time logs names, loaded in one statement. As Prisma relation loads they were
 // three more queries through Prisma's engine per page, which with the page itself made most of a time log list's
 // CPU time (bench/RESULTS.md). Raw SQL is outside caller.db's tenant scope, so the statement takes the tenant.
-import { Prisma } from "@/lib/generated/prisma/client";
+
 import type { Caller } from "@/lib/api/caller";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { TimeLogColumns, TimeLogRow } from "./serialize";
 
 type Named = { id: number; uuid: string; name: string };
@@ -11,7 +12,9 @@ export type TimeLogRelationsRow = { clients: Named[]; jobs: Named[]; users: Pers
 
 /** The statement, shared with the benchmark's floor server so that both run the same SQL. */
 export function timeLogRelationsSql(tenantId: number, logs: TimeLogColumns[]) {
-  const ids = (key: "clientId" | "jobId" | "userId") => [...new Set(logs.flatMap((log) => (log[key] === null ? [] : [log[key]])))];
+  const ids = (key: "clientId" | "jobId" | "userId") => [
+    ...new Set(logs.flatMap((log) => (log[key] === null ? [] : [log[key]]))),
+  ];
   return Prisma.sql`
     SELECT
       (SELECT COALESCE(json_agg(json_build_object('id', id, 'uuid', uuid, 'name', name)), '[]')

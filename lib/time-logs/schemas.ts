@@ -1,10 +1,10 @@
 // Input of the time logs list.
 import { z } from "zod";
-import { component } from "@/lib/openapi/registry";
-import { paginationQuery } from "@/lib/api/pagination";
 import { queryDateRange } from "@/lib/api/date-ranges";
+import { paginationQuery } from "@/lib/api/pagination";
 import { queryId, uuidString } from "@/lib/api/references";
 import { queryList, text } from "@/lib/api/validation";
+import { component } from "@/lib/openapi/registry";
 
 // As for jobs: ids and uuids the tenant does not have match nothing rather than being an error.
 export const timeLogListQuery = z.object({
@@ -28,7 +28,10 @@ export const timeLogObject = component(
     user: z.object({ id: z.number().int(), fullname: z.string() }),
     note: z.string(),
     hours: z.number().describe("Rounded to two decimals"),
-    hours_time: z.string().regex(/^\d{2,}:\d{2}$/).describe("HH:MM"),
+    hours_time: z
+      .string()
+      .regex(/^\d{2,}:\d{2}$/)
+      .describe("HH:MM"),
     date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     formatted_date: z.string().describe("e.g. 21 Nov 2026"),
     created_at: z.iso.datetime(),

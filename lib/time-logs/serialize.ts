@@ -1,8 +1,9 @@
 // Wire shape of time logs. Time is stored in whole minutes; hours and HH:MM derive from it.
-import type { Prisma } from "@/lib/generated/prisma/client";
-import { fromDbDate, humanDate } from "@/lib/api/dates";
-import { serializeUserName } from "@/lib/users/serialize";
+
 import type { z } from "zod";
+import { fromDbDate, humanDate } from "@/lib/api/dates";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { serializeUserName } from "@/lib/users/serialize";
 import type { timeLogObject } from "./schemas";
 
 /** A time log's own columns; the client, job and user it names come from lib/time-logs/relations. */

@@ -3,8 +3,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { isStorableText } from "@/lib/api/validation";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { tenantDb } from "@/lib/db/tenant";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 
 export const TOKEN_PREFIX = "cjt_";
 export const TOKEN_PATTERN = /^cjt_[A-Za-z0-9_-]{43}$/;
@@ -42,7 +42,13 @@ export async function createApiToken(
   value: string = generateTokenValue(),
 ): Promise<{ token: string; summary: TokenSummary }> {
   const summary = await tenantDb(client, owner.tenantId).apiToken.create({
-    data: { tenantId: owner.tenantId, userId: owner.userId, name: tokenNameSchema.parse(name), tokenHash: hashToken(value), lastFour: value.slice(-4) },
+    data: {
+      tenantId: owner.tenantId,
+      userId: owner.userId,
+      name: tokenNameSchema.parse(name),
+      tokenHash: hashToken(value),
+      lastFour: value.slice(-4),
+    },
     select: summaryFields,
   });
   return { token: value, summary };

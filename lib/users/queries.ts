@@ -1,9 +1,10 @@
 // Reading users of the caller's tenant. Users are few per tenant, so the list is not paginated.
-import type { Prisma } from "@/lib/generated/prisma/client";
-import type { TenantDb } from "@/lib/db/tenant";
-import { prisma } from "@/lib/db/client";
+
 import { forbidden, notFound } from "@/lib/api/errors";
 import { containsText } from "@/lib/api/filters";
+import { prisma } from "@/lib/db/client";
+import type { TenantDb } from "@/lib/db/tenant";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 const withRole = { role: { select: { name: true } } } satisfies Prisma.UserInclude;
 
@@ -15,7 +16,11 @@ export function listUsers(db: TenantDb, search: string | undefined) {
       OR: (["firstname", "lastname", "email"] as const).map((field) => ({ [field]: containsText(word) })),
     })),
   };
-  return db.user.findMany({ where, include: withRole, orderBy: [{ firstname: "asc" }, { lastname: "asc" }, { id: "asc" }] });
+  return db.user.findMany({
+    where,
+    include: withRole,
+    orderBy: [{ firstname: "asc" }, { lastname: "asc" }, { id: "asc" }],
+  });
 }
 
 export function findUserByEmail(db: TenantDb, email: string) {

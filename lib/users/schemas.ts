@@ -1,11 +1,13 @@
 // Input and output shapes of the users endpoints.
 import { z } from "zod";
-import { isStorableText, text } from "@/lib/api/validation";
 import { notFound } from "@/lib/api/errors";
+import { isStorableText, text } from "@/lib/api/validation";
 import { component } from "@/lib/openapi/registry";
 
 export const userListQuery = z.object({
-  search: text(200).optional().describe("Matches first name, last name or email, case-insensitively; every word must match"),
+  search: text(200)
+    .optional()
+    .describe("Matches first name, last name or email, case-insensitively; every word must match"),
 });
 
 /** A user id in a path: a positive whole number; anything else names no user (404), like a malformed uuid. */
@@ -34,11 +36,20 @@ export const profileObject = component(
   "Profile",
 );
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe("YYYY-MM-DD");
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .describe("YYYY-MM-DD");
 
 /** A user inside another record (a job's assignees and followers). */
 export const userSummaryObject = component(
-  z.object({ id: z.number().int(), fullname: z.string(), email: z.string(), initials: z.string(), avatar_url: z.string() }),
+  z.object({
+    id: z.number().int(),
+    fullname: z.string(),
+    email: z.string(),
+    initials: z.string(),
+    avatar_url: z.string(),
+  }),
   "UserSummary",
 );
 
@@ -53,7 +64,9 @@ export const userObject = component(
     avatar_url: z.string().describe("The user's picture, or a generated one with their initials"),
     role: z.string().describe("The role's name"),
     timezone: z.string().describe("IANA time zone name"),
-    client_access: z.enum(["all", "client_groups", "assigned_clients"]).describe("How a Standard user's client visibility is limited"),
+    client_access: z
+      .enum(["all", "client_groups", "assigned_clients"])
+      .describe("How a Standard user's client visibility is limited"),
     is_contractor: z.boolean().describe("Deprecated: true exactly when client_access is assigned_clients"),
     is_owner: z.boolean(),
     archived_date: isoDate.nullable(),
@@ -63,6 +76,8 @@ export const userObject = component(
 
 export const userListObject = component(z.object({ data: z.array(userObject) }), "UserList");
 export const userByEmailObject = component(
-  z.object({ data: userObject.nullable().describe("The matching user, or null when no user of the workspace has the email") }),
+  z.object({
+    data: userObject.nullable().describe("The matching user, or null when no user of the workspace has the email"),
+  }),
   "UserByEmail",
 );

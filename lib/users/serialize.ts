@@ -1,11 +1,17 @@
 // Wire shapes of users.
 import type { z } from "zod";
-import type { ClientAccess } from "@/lib/generated/prisma/enums";
 import { fromDbDateOrNull } from "@/lib/api/dates";
+import type { ClientAccess } from "@/lib/generated/prisma/enums";
 import type { profileObject, userObject, userSummaryObject } from "./schemas";
 
 /** GET /me: exactly the profile fields of the spec. Only active users can authenticate, so `active` is true. */
-export function serializeProfile(user: { id: number; firstname: string; lastname: string; email: string; timezone: string }): z.output<typeof profileObject> {
+export function serializeProfile(user: {
+  id: number;
+  firstname: string;
+  lastname: string;
+  email: string;
+  timezone: string;
+}): z.output<typeof profileObject> {
   return {
     id: user.id,
     firstname: user.firstname,
@@ -51,11 +57,20 @@ const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charC
 
 /** A user inside another record (job assignees and followers). */
 export function serializeUserSummary(user: NamedUser): z.output<typeof userSummaryObject> {
-  return { id: user.id, fullname: fullname(user), email: user.email, initials: initials(user), avatar_url: avatarUrl(user) };
+  return {
+    id: user.id,
+    fullname: fullname(user),
+    email: user.email,
+    initials: initials(user),
+    avatar_url: avatarUrl(user),
+  };
 }
 
 /** A time log's user: exactly `{id, fullname}` as the spec shows it. */
-export const serializeUserName = (user: { id: number; firstname: string; lastname: string }) => ({ id: user.id, fullname: fullname(user) });
+export const serializeUserName = (user: { id: number; firstname: string; lastname: string }) => ({
+  id: user.id,
+  fullname: fullname(user),
+});
 
 /** The user object of /users. `is_contractor` is derived (decisions.md): true exactly for `assigned_clients`. */
 export function serializeUser(user: SerializableUser): z.output<typeof userObject> {

@@ -1,7 +1,7 @@
 // GET /clients, /clients/{uuid} and /clients/search: filters, sorting, paging, shapes, visibility, tenancy.
 import { beforeAll, describe, expect, it } from "vitest";
-import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as clientRoute from "@/app/api/v1/clients/[uuid]/route";
+import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as searchRoute from "@/app/api/v1/clients/search/route";
 import * as jobsRoute from "@/app/api/v1/jobs/route";
 import { prisma } from "@/lib/db/client";
@@ -22,7 +22,10 @@ const names = (res: { body: { data: { name: string }[] } }) => res.body.data.map
 const uuids = (res: { body: { data: { uuid: string }[] } }) => res.body.data.map((c) => c.uuid).sort();
 
 async function acmeClients(where: object = {}) {
-  return (await prisma()).client.findMany({ where: { tenantId: acmeId, ...where }, orderBy: [{ name: "asc" }, { uuid: "asc" }] });
+  return (await prisma()).client.findMany({
+    where: { tenantId: acmeId, ...where },
+    orderBy: [{ name: "asc" }, { uuid: "asc" }],
+  });
 }
 
 describe("GET /clients", () => {
@@ -46,17 +49,50 @@ describe("GET /clients", () => {
     const client = res.body.data[0];
     expect(Object.keys(client).sort()).toEqual(
       [
-        "uuid", "name", "client_id", "reg_number", "website", "country", "state", "city", "street_address", "postal_code",
-        "year_end", "year_end_text", "is_archived", "client_status", "created_at", "contacts",
-        "industry", "employees", "onboarded_on", "aml_checked", "notes",
+        "uuid",
+        "name",
+        "client_id",
+        "reg_number",
+        "website",
+        "country",
+        "state",
+        "city",
+        "street_address",
+        "postal_code",
+        "year_end",
+        "year_end_text",
+        "is_archived",
+        "client_status",
+        "created_at",
+        "contacts",
+        "industry",
+        "employees",
+        "onboarded_on",
+        "aml_checked",
+        "notes",
       ].sort(),
     );
-    expect(client).toMatchObject({ client_id: "AC-001", country: "United Kingdom", is_archived: false, client_status: "active", notes: null });
+    expect(client).toMatchObject({
+      client_id: "AC-001",
+      country: "United Kingdom",
+      is_archived: false,
+      client_status: "active",
+      notes: null,
+    });
     expect(client.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(client.year_end_text).toMatch(/^\d{1,2} [A-Z][a-z]+$/);
     expect(typeof client.employees).toBe("number");
     expect(client.contacts).toHaveLength(2);
-    expect(Object.keys(client.contacts[0]).sort()).toEqual(["clients", "email", "firstname", "lastname", "phone_number", "portal_enabled", "preferred_name", "uuid"]);
+    expect(Object.keys(client.contacts[0]).sort()).toEqual([
+      "clients",
+      "email",
+      "firstname",
+      "lastname",
+      "phone_number",
+      "portal_enabled",
+      "preferred_name",
+      "uuid",
+    ]);
     expect(client.contacts[0].clients).toEqual([{ uuid: client.uuid, name: client.name }]);
   });
 
@@ -91,12 +127,17 @@ describe("GET /clients", () => {
     const res = await list(`?tags[]=${a.id}&tags[]=${b.id}`);
     expect(uuids(res)).toEqual(expected.map((c) => c.uuid).sort());
     const single = await list(`?tags=${a.id}`);
-    expect(uuids(single)).toEqual((await acmeClients({ isArchived: false, tags: { some: { tagId: a.id } } })).map((c) => c.uuid).sort());
+    expect(uuids(single)).toEqual(
+      (await acmeClients({ isArchived: false, tags: { some: { tagId: a.id } } })).map((c) => c.uuid).sort(),
+    );
     expect(single.body.meta.total).toBeLessThan(res.body.meta.total);
   });
 
   it("filters by contact_email, exactly and ignoring case", async () => {
-    const link = await (await prisma()).clientContact.findFirstOrThrow({ where: { tenantId: acmeId, client: { isArchived: false } }, include: { contact: true, client: true } });
+    const link = await (await prisma()).clientContact.findFirstOrThrow({
+      where: { tenantId: acmeId, client: { isArchived: false } },
+      include: { contact: true, client: true },
+    });
     const res = await list(`?contact_email=${encodeURIComponent(link.contact.email.toUpperCase())}`);
     expect(names(res)).toEqual([link.client.name]);
     expect((await list(`?contact_email=${encodeURIComponent(link.contact.email.slice(1))}`)).body.data).toEqual([]);
@@ -112,13 +153,26 @@ describe("GET /clients", () => {
     expect(res.body.data.length).toBeGreaterThan(0);
     const t = term.toLowerCase();
     for (const c of res.body.data) {
-      const haystack = [c.name, c.client_id, c.reg_number, c.city, ...c.contacts.flatMap((p: { firstname: string; lastname: string; email: string }) => [p.firstname, p.lastname, p.email])];
+      const haystack = [
+        c.name,
+        c.client_id,
+        c.reg_number,
+        c.city,
+        ...c.contacts.flatMap((p: { firstname: string; lastname: string; email: string }) => [
+          p.firstname,
+          p.lastname,
+          p.email,
+        ]),
+      ];
       expect(haystack.some((v) => v?.toLowerCase().includes(t))).toBe(true);
     }
   });
 
   it("searches the names and emails of linked contacts", async () => {
-    const link = await (await prisma()).clientContact.findFirstOrThrow({ where: { tenantId: acmeId, client: { isArchived: false } }, include: { contact: true, client: true } });
+    const link = await (await prisma()).clientContact.findFirstOrThrow({
+      where: { tenantId: acmeId, client: { isArchived: false } },
+      include: { contact: true, client: true },
+    });
     const res = await list(`?search=${encodeURIComponent(link.contact.email)}`);
     expect(names(res)).toContain(link.client.name);
   });
@@ -133,7 +187,14 @@ describe("GET /clients", () => {
 
   it("sorts by created_at and in either direction, with stable ties", async () => {
     const byCreated = await list("?sort_by=created_at&sort_direction=desc");
-    const expected = (await (await prisma()).client.findMany({ where: { tenantId: acmeId, isArchived: false }, orderBy: [{ createdAt: "desc" }, { uuid: "desc" }] })).map((c) => c.name);
+    const expected = (
+      await (
+        await prisma()
+      ).client.findMany({
+        where: { tenantId: acmeId, isArchived: false },
+        orderBy: [{ createdAt: "desc" }, { uuid: "desc" }],
+      })
+    ).map((c) => c.name);
     expect(names(byCreated)).toEqual(expected);
     const byNameDesc = await list("?sort_direction=desc");
     expect(names(byNameDesc)).toEqual(names(await list()).reverse());
@@ -151,7 +212,9 @@ describe("GET /clients", () => {
       prev: "http://localhost/api/v1/clients?client_status=active&limit=7&page=1",
       next: "http://localhost/api/v1/clients?client_status=active&limit=7&page=3",
     });
-    const pages = await Promise.all(Array.from({ length: lastPage }, (_, i) => list(`?client_status=active&limit=7&page=${i + 1}`)));
+    const pages = await Promise.all(
+      Array.from({ length: lastPage }, (_, i) => list(`?client_status=active&limit=7&page=${i + 1}`)),
+    );
     expect(pages.flatMap(names)).toEqual(all);
   });
 
@@ -159,7 +222,11 @@ describe("GET /clients", () => {
     const res = await list("?limit=10&page=99");
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([]);
-    expect(res.body.meta).toMatchObject({ current_page: 99, per_page: 10, last_page: Math.ceil(res.body.meta.total / 10) });
+    expect(res.body.meta).toMatchObject({
+      current_page: 99,
+      per_page: 10,
+      last_page: Math.ceil(res.body.meta.total / 10),
+    });
     expect(res.body.links.next).toBeNull();
   });
 
@@ -206,7 +273,10 @@ describe("client visibility", () => {
 
   it("shows a user with client_groups only the clients of their groups, in lists and search", async () => {
     const gina = await userByEmail("groups@acme.test");
-    const expected = await acmeClients({ isArchived: false, groups: { some: { group: { users: { some: { userId: gina.id } } } } } });
+    const expected = await acmeClients({
+      isArchived: false,
+      groups: { some: { group: { users: { some: { userId: gina.id } } } } },
+    });
     const token = await tokenFor("groups@acme.test");
     const res = await list("", token);
     expect(uuids(res)).toEqual(expected.map((c) => c.uuid).sort());
@@ -219,9 +289,16 @@ describe("client visibility", () => {
   it("is a 403 on a direct read of a client outside the user's visibility", async () => {
     const casey = await userByEmail("assigned@acme.test");
     const hidden = await (await prisma()).client.findFirstOrThrow({
-      where: { tenantId: acmeId, NOT: { accountManagerId: casey.id }, jobs: { none: { assignees: { some: { userId: casey.id } } } } },
+      where: {
+        tenantId: acmeId,
+        NOT: { accountManagerId: casey.id },
+        jobs: { none: { assignees: { some: { userId: casey.id } } } },
+      },
     });
-    const res = await call(clientRoute, "GET", `clients/${hidden.uuid}`, { token: await tokenFor("assigned@acme.test"), params: { uuid: hidden.uuid } });
+    const res = await call(clientRoute, "GET", `clients/${hidden.uuid}`, {
+      token: await tokenFor("assigned@acme.test"),
+      params: { uuid: hidden.uuid },
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: expect.any(String) });
   });
@@ -229,12 +306,20 @@ describe("client visibility", () => {
   it("shows a user with assigned_clients a client from the moment a job of it is assigned to them", async () => {
     const casey = await userByEmail("assigned@acme.test");
     const caseyToken = await tokenFor("assigned@acme.test");
-    const [hidden] = await acmeClients({ isArchived: false, NOT: { accountManagerId: casey.id }, jobs: { none: { assignees: { some: { userId: casey.id } } } } });
-    const read = () => call(clientRoute, "GET", `clients/${hidden.uuid}`, { token: caseyToken, params: { uuid: hidden.uuid } });
+    const [hidden] = await acmeClients({
+      isArchived: false,
+      NOT: { accountManagerId: casey.id },
+      jobs: { none: { assignees: { some: { userId: casey.id } } } },
+    });
+    const read = () =>
+      call(clientRoute, "GET", `clients/${hidden.uuid}`, { token: caseyToken, params: { uuid: hidden.uuid } });
     const listed = async () => uuids(await list("", caseyToken)).includes(hidden.uuid);
     expect([(await read()).status, await listed()]).toEqual([403, false]);
 
-    const job = await call(jobsRoute, "POST", "jobs", { token: owner, body: { name: "Assigned to Casey", client_uuid: hidden.uuid, user_id: casey.id } });
+    const job = await call(jobsRoute, "POST", "jobs", {
+      token: owner,
+      body: { name: "Assigned to Casey", client_uuid: hidden.uuid, user_id: casey.id },
+    });
     expect(job.status).toBe(201);
     expect([(await read()).status, await listed()]).toEqual([200, true]);
   });
@@ -243,12 +328,27 @@ describe("client visibility", () => {
     const casey = await userByEmail("assigned@acme.test");
     const db = await prisma();
     const [visible] = await acmeClients({ isArchived: false, accountManagerId: casey.id });
-    const [hidden] = await acmeClients({ NOT: { accountManagerId: casey.id }, jobs: { none: { assignees: { some: { userId: casey.id } } } } });
+    const [hidden] = await acmeClients({
+      NOT: { accountManagerId: casey.id },
+      jobs: { none: { assignees: { some: { userId: casey.id } } } },
+    });
     const shared = await db.contact.create({
-      data: { tenantId: acmeId, firstname: "Shared", lastname: "Aaronson", preferredName: "Shared", email: "shared.contact@example.test" },
+      data: {
+        tenantId: acmeId,
+        firstname: "Shared",
+        lastname: "Aaronson",
+        preferredName: "Shared",
+        email: "shared.contact@example.test",
+      },
     });
     const primary = await db.contact.create({
-      data: { tenantId: acmeId, firstname: "Pat", lastname: "Zuckerman", preferredName: "Pat", email: "primary.contact@example.test" },
+      data: {
+        tenantId: acmeId,
+        firstname: "Pat",
+        lastname: "Zuckerman",
+        preferredName: "Pat",
+        email: "primary.contact@example.test",
+      },
     });
     await db.clientContact.createMany({
       data: [
@@ -262,13 +362,19 @@ describe("client visibility", () => {
       client.contacts.filter((c) => c.uuid === shared.uuid || c.uuid === primary.uuid);
     const caseyToken = await tokenFor("assigned@acme.test");
     const listed = (await list("", caseyToken)).body.data.find((c: { uuid: string }) => c.uuid === visible.uuid);
-    const read = (await call(clientRoute, "GET", `clients/${visible.uuid}`, { token: caseyToken, params: { uuid: visible.uuid } })).body;
+    const read = (
+      await call(clientRoute, "GET", `clients/${visible.uuid}`, { token: caseyToken, params: { uuid: visible.uuid } })
+    ).body;
     for (const client of [listed, read]) {
       expect(contactsOf(client).map((c) => c.uuid)).toEqual([primary.uuid, shared.uuid]);
       expect(contactsOf(client)[1].clients).toEqual([link(visible)]);
     }
-    const asOwner = (await call(clientRoute, "GET", `clients/${visible.uuid}`, { token: owner, params: { uuid: visible.uuid } })).body;
-    expect(contactsOf(asOwner)[1].clients).toEqual((await acmeClients({ id: { in: [visible.id, hidden.id] } })).map(link));
+    const asOwner = (
+      await call(clientRoute, "GET", `clients/${visible.uuid}`, { token: owner, params: { uuid: visible.uuid } })
+    ).body;
+    expect(contactsOf(asOwner)[1].clients).toEqual(
+      (await acmeClients({ id: { in: [visible.id, hidden.id] } })).map(link),
+    );
   });
 
   it("lets a Standard user with access to all clients see them all", async () => {
@@ -284,12 +390,17 @@ describe("tenant isolation", () => {
     const seen = new Set(res.body.data.map((c: { uuid: string }) => c.uuid));
     expect(birch.some((c) => seen.has(c.uuid))).toBe(false);
     const sameRef = await list("?search=AC-001", await tokenFor("owner@birch.test"));
-    expect(sameRef.body.data.map((c: { uuid: string }) => c.uuid)).toEqual(birch.filter((c) => c.clientRef === "AC-001").map((c) => c.uuid));
+    expect(sameRef.body.data.map((c: { uuid: string }) => c.uuid)).toEqual(
+      birch.filter((c) => c.clientRef === "AC-001").map((c) => c.uuid),
+    );
   });
 
   it("is a 403 to read another tenant's client by uuid, and a 404 for a uuid that exists nowhere", async () => {
     const birchClient = await (await prisma()).client.findFirstOrThrow({ where: { tenantId: birchId } });
-    const other = await call(clientRoute, "GET", `clients/${birchClient.uuid}`, { token: owner, params: { uuid: birchClient.uuid } });
+    const other = await call(clientRoute, "GET", `clients/${birchClient.uuid}`, {
+      token: owner,
+      params: { uuid: birchClient.uuid },
+    });
     expect(other.status).toBe(403);
     expect(JSON.stringify(other.body)).not.toContain(birchClient.name);
     const nowhere = "00000000-0000-4000-8000-000000000000";
@@ -309,7 +420,10 @@ describe("tenant isolation", () => {
 describe("GET /clients/{uuid}", () => {
   it("answers the same object as the list, found by uuid in any case", async () => {
     const [first] = (await list("?limit=1")).body.data;
-    const res = await call(clientRoute, "GET", `clients/${first.uuid}`, { token: owner, params: { uuid: first.uuid.toUpperCase() } });
+    const res = await call(clientRoute, "GET", `clients/${first.uuid}`, {
+      token: owner,
+      params: { uuid: first.uuid.toUpperCase() },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(first);
   });
@@ -326,7 +440,12 @@ describe("GET /clients/search", () => {
     for (const c of res.body.clients) expect(Object.keys(c).sort()).toEqual(["id", "name", "uuid"]);
     const client = await prisma();
     const tenantId = acmeId;
-    await client.client.createMany({ data: [{ tenantId, name: "Zed Meadowbank Ltd" }, { tenantId, name: "Meadowsweet Farm" }] });
+    await client.client.createMany({
+      data: [
+        { tenantId, name: "Zed Meadowbank Ltd" },
+        { tenantId, name: "Meadowsweet Farm" },
+      ],
+    });
     const meadow = await search("MEADOW");
     const found = meadow.body.clients.map((c: { name: string }) => c.name);
     const firstSubstring = found.indexOf("Zed Meadowbank Ltd");
@@ -338,7 +457,13 @@ describe("GET /clients/search", () => {
   it("matches without regard to case, in other alphabets too, and orders each group by the name in lower case", async () => {
     const db = await prisma();
     const tenantId = acmeId;
-    const made = ["École Ørsted Quillon", "écoLE Abbey Quillon", "ECOLE Zinc Quillon", "İstanbul Quillon Tekstil", "Quillon Σοφία"];
+    const made = [
+      "École Ørsted Quillon",
+      "écoLE Abbey Quillon",
+      "ECOLE Zinc Quillon",
+      "İstanbul Quillon Tekstil",
+      "Quillon Σοφία",
+    ];
     await db.client.createMany({ data: made.map((name) => ({ tenantId, name })) });
     const found = async (q: string) => (await search(q)).body.clients.map((c: { name: string }) => c.name);
     expect(await found("ÉCOLE")).toEqual(["écoLE Abbey Quillon", "École Ørsted Quillon"]);
@@ -348,13 +473,28 @@ describe("GET /clients/search", () => {
     expect(await found("ΣΟΦΊΑ")).toEqual(["Quillon Σοφία"]);
     // Prefix matches first, then the rest, each by the name in lower case (by the name as stored, "QUILLFEATHER Alpha"
     // and "Banana …" would sort before their lower-case neighbours in a C collation).
-    await db.client.createMany({ data: ["Banana Quillfeather", "quillfeather Zed", "apple Quillfeather", "QUILLFEATHER Alpha"].map((name) => ({ tenantId, name })) });
-    expect(await found("quillFEATHER")).toEqual(["QUILLFEATHER Alpha", "quillfeather Zed", "apple Quillfeather", "Banana Quillfeather"]);
+    await db.client.createMany({
+      data: ["Banana Quillfeather", "quillfeather Zed", "apple Quillfeather", "QUILLFEATHER Alpha"].map((name) => ({
+        tenantId,
+        name,
+      })),
+    });
+    expect(await found("quillFEATHER")).toEqual([
+      "QUILLFEATHER Alpha",
+      "quillfeather Zed",
+      "apple Quillfeather",
+      "Banana Quillfeather",
+    ]);
   });
 
   it("takes the query literally: % and _ are not wildcards", async () => {
     const db = await prisma();
-    await db.client.createMany({ data: [{ tenantId: acmeId, name: "100% Organic Quillet" }, { tenantId: acmeId, name: "Under_score Quillet" }] });
+    await db.client.createMany({
+      data: [
+        { tenantId: acmeId, name: "100% Organic Quillet" },
+        { tenantId: acmeId, name: "Under_score Quillet" },
+      ],
+    });
     const found = async (q: string) => (await search(q)).body.clients.map((c: { name: string }) => c.name);
     expect(await found("%")).toEqual(["100% Organic Quillet"]);
     expect(await found("r_s")).toEqual(["Under_score Quillet"]);
@@ -377,7 +517,9 @@ describe("GET /clients/search", () => {
 
   it("finds only the caller's tenant's clients", async () => {
     const res = await search("a", await tokenFor("owner@birch.test"));
-    const birch = new Set((await (await prisma()).client.findMany({ where: { tenantId: birchId } })).map((c) => c.uuid));
+    const birch = new Set(
+      (await (await prisma()).client.findMany({ where: { tenantId: birchId } })).map((c) => c.uuid),
+    );
     expect(res.body.clients.length).toBeGreaterThan(0);
     expect(res.body.clients.every((c: { uuid: string }) => birch.has(c.uuid))).toBe(true);
   });

@@ -25,7 +25,11 @@ beforeAll(async () => {
   const acmeId = (await tenantByName("Acme Accounting")).id;
   // Created in reverse order, so that neither creation order nor ids follow the names.
   await (await prisma()).client.createMany({
-    data: Array.from({ length: 1001 }, (_, i) => ({ tenantId: acmeId, name: bulkName(1000 - i), createdAt: new Date(Date.UTC(2020, 0, 1) + i * 1000) })),
+    data: Array.from({ length: 1001 }, (_, i) => ({
+      tenantId: acmeId,
+      name: bulkName(1000 - i),
+      createdAt: new Date(Date.UTC(2020, 0, 1) + i * 1000),
+    })),
   });
 });
 

@@ -1,12 +1,12 @@
 // POST /clients and PUT /clients/{uuid}: every validation rule, permissions, tenancy, transactions, concurrency.
 import { beforeAll, describe, expect, it } from "vitest";
-import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as clientRoute from "@/app/api/v1/clients/[uuid]/route";
-import * as contactRoute from "@/app/api/v1/contacts/[uuid]/route";
+import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as searchRoute from "@/app/api/v1/clients/search/route";
+import * as contactRoute from "@/app/api/v1/contacts/[uuid]/route";
+import { acceptProposal } from "@/lib/clients/status";
 import { prisma } from "@/lib/db/client";
 import { tenantDb } from "@/lib/db/tenant";
-import { acceptProposal } from "@/lib/clients/status";
 import { call, tableCounts, tenantByName, tokenFor, userByEmail } from "../support/api";
 
 let owner: string;
@@ -20,7 +20,8 @@ beforeAll(async () => {
 });
 
 const create = (body: unknown, token = owner) => call(clientsRoute, "POST", "clients", { token, body });
-const update = (uuid: string, body: unknown, token = owner) => call(clientRoute, "PUT", `clients/${uuid}`, { token, body, params: { uuid } });
+const update = (uuid: string, body: unknown, token = owner) =>
+  call(clientRoute, "PUT", `clients/${uuid}`, { token, body, params: { uuid } });
 const read = (uuid: string, token = owner) => call(clientRoute, "GET", `clients/${uuid}`, { token, params: { uuid } });
 
 async function acmeRefs() {
@@ -89,8 +90,21 @@ describe("POST /clients", () => {
       client_groups: [groups[1].id, groups[2].id],
       tags: [tags[0].id],
       year_end: "02-29",
-      custom_fields: { industry: "Retail", employees: 12, onboarded_on: "2026-01-15", aml_checked: true, notes: "Family business" },
-      contact: { firstname: "Fay", lastname: "Fields", email, title: "Owner", phone_number: "+44 1904 000000", include_for_client_requests: true },
+      custom_fields: {
+        industry: "Retail",
+        employees: 12,
+        onboarded_on: "2026-01-15",
+        aml_checked: true,
+        notes: "Family business",
+      },
+      contact: {
+        firstname: "Fay",
+        lastname: "Fields",
+        email,
+        title: "Owner",
+        phone_number: "+44 1904 000000",
+        include_for_client_requests: true,
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -113,7 +127,16 @@ describe("POST /clients", () => {
       notes: "Family business",
     });
     expect(res.body.contacts).toEqual([
-      { uuid: expect.any(String), firstname: "Fay", lastname: "Fields", preferred_name: "Fay", email, phone_number: "+44 1904 000000", portal_enabled: true, clients: [{ uuid: res.body.uuid, name: "Full Fields Ltd" }] },
+      {
+        uuid: expect.any(String),
+        firstname: "Fay",
+        lastname: "Fields",
+        preferred_name: "Fay",
+        email,
+        phone_number: "+44 1904 000000",
+        portal_enabled: true,
+        clients: [{ uuid: res.body.uuid, name: "Full Fields Ltd" }],
+      },
     ]);
     const stored = await (await prisma()).client.findFirstOrThrow({
       where: { uuid: res.body.uuid },
@@ -122,7 +145,9 @@ describe("POST /clients", () => {
     expect(stored.accountManagerId).toBe(manager.id);
     expect(stored.groups.map((g) => g.groupId).sort()).toEqual([groups[1].id, groups[2].id].sort());
     expect(stored.tags.map((t) => t.tagId)).toEqual([tags[0].id]);
-    expect(stored.contacts).toEqual([expect.objectContaining({ isPrimary: true, title: "Owner", includeForClientRequests: true })]);
+    expect(stored.contacts).toEqual([
+      expect.objectContaining({ isPrimary: true, title: "Owner", includeForClientRequests: true }),
+    ]);
   });
 
   it.each([
@@ -157,7 +182,10 @@ describe("POST /clients", () => {
     [{ name: "ok", contact: {} }, ["contact.firstname", "contact.lastname", "contact.email"]],
     [{ name: "ok", contact: [] }, ["contact"]],
     [{ name: "ok", contact: { firstname: "A", lastname: "B", email: "not-an-email" } }, ["contact.email"]],
-    [{ name: "ok", contact: { firstname: "A", lastname: "B", email: "a@b.test", include_for_client_requests: "yes" } }, ["contact.include_for_client_requests"]],
+    [
+      { name: "ok", contact: { firstname: "A", lastname: "B", email: "a@b.test", include_for_client_requests: "yes" } },
+      ["contact.include_for_client_requests"],
+    ],
     [{ name: "nul\u0000byte" }, ["name"]],
     [{ name: "lone \ud800 surrogate" }, ["name"]],
     [{ name: "ok", contact: { firstname: "A\udfff", lastname: "B", email: "a@b.test" } }, ["contact.firstname"]],
@@ -172,7 +200,10 @@ describe("POST /clients", () => {
       client.clientGroup.findFirstOrThrow({ where: { tenantId: birchId } }),
       client.tag.findFirstOrThrow({ where: { tenantId: birchId } }),
     ]);
-    await expectRejected(() => create({ name: "Cross", user_id: birchUser.id, client_groups: [birchGroup.id], tags: [birchTag.id] }), ["user_id", "client_groups", "tags"]);
+    await expectRejected(
+      () => create({ name: "Cross", user_id: birchUser.id, client_groups: [birchGroup.id], tags: [birchTag.id] }),
+      ["user_id", "client_groups", "tags"],
+    );
   });
 
   it("refuses an archived account manager", async () => {
@@ -183,7 +214,9 @@ describe("POST /clients", () => {
 
   it("keeps client_id and reg_number unique in the tenant, ignoring case and surrounding spaces", async () => {
     await expectRejected(() => create({ name: "Dup", client_id: "  ac-001 " }), ["client_id"]);
-    const taken = await (await prisma()).client.findFirstOrThrow({ where: { tenantId: acmeId, regNumber: { not: null } } });
+    const taken = await (await prisma()).client.findFirstOrThrow({
+      where: { tenantId: acmeId, regNumber: { not: null } },
+    });
     await expectRejected(() => create({ name: "Dup", reg_number: taken.regNumber!.toLowerCase() }), ["reg_number"]);
   });
 
@@ -198,14 +231,22 @@ describe("POST /clients", () => {
   it("writes nothing when the nested contact's email is taken: client and contact go together", async () => {
     const existing = await (await prisma()).contact.findFirstOrThrow({ where: { tenantId: acmeId } });
     await expectRejected(
-      () => create({ name: "Half Written Ltd", client_id: fresh("HW"), contact: { firstname: "A", lastname: "B", email: existing.email.toUpperCase() } }),
+      () =>
+        create({
+          name: "Half Written Ltd",
+          client_id: fresh("HW"),
+          contact: { firstname: "A", lastname: "B", email: existing.email.toUpperCase() },
+        }),
       ["contact.email"],
     );
     expect(await (await prisma()).client.count({ where: { name: "Half Written Ltd" } })).toBe(0);
   });
 
   it("reports every offending field at once", async () => {
-    const res = await expectRejected(() => create({ name: "", website: "nope", country_id: 99999 }), ["name", "website"]);
+    const res = await expectRejected(
+      () => create({ name: "", website: "nope", country_id: 99999 }),
+      ["name", "website"],
+    );
     expect(res.body.message).toMatch(/invalid/i);
   });
 
@@ -233,7 +274,12 @@ describe("POST /clients", () => {
   });
 
   it("ignores unknown body fields", async () => {
-    const res = await create({ name: "Extra Fields", id: 1, tenant_id: birchId, uuid: "00000000-0000-4000-8000-000000000000" });
+    const res = await create({
+      name: "Extra Fields",
+      id: 1,
+      tenant_id: birchId,
+      uuid: "00000000-0000-4000-8000-000000000000",
+    });
     expect(res.status).toBe(201);
     expect(res.body.uuid).not.toBe("00000000-0000-4000-8000-000000000000");
     expect((await (await prisma()).client.findFirstOrThrow({ where: { uuid: res.body.uuid } })).tenantId).toBe(acmeId);
@@ -241,8 +287,12 @@ describe("POST /clients", () => {
 
   it("creates exactly one of 20 simultaneous clients whose client_id differs only in case", async () => {
     const ref = fresh("race");
-    const variants = Array.from({ length: 20 }, (_, i) => [...ref].map((ch, k) => ((i >> k) & 1 ? ch.toUpperCase() : ch)).join(""));
-    const results = await Promise.all(variants.map((clientId, i) => create({ name: `Racer ${i}`, client_id: clientId })));
+    const variants = Array.from({ length: 20 }, (_, i) =>
+      [...ref].map((ch, k) => ((i >> k) & 1 ? ch.toUpperCase() : ch)).join(""),
+    );
+    const results = await Promise.all(
+      variants.map((clientId, i) => create({ name: `Racer ${i}`, client_id: clientId })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     const rejected = results.filter((r) => r.status === 422);
     expect(rejected).toHaveLength(19);
@@ -281,10 +331,18 @@ describe("PUT /clients/{uuid}", () => {
   it("replaces tags and client groups, and archives", async () => {
     const { groups, tags } = await acmeRefs();
     const client = await newClient({ tags: [tags[0].id], client_groups: [groups[0].id] });
-    const res = await update(client.uuid, { tags: [tags[1].id, tags[2].id], client_groups: [], is_archived: true, year_end: "03-31" });
+    const res = await update(client.uuid, {
+      tags: [tags[1].id, tags[2].id],
+      client_groups: [],
+      is_archived: true,
+      year_end: "03-31",
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ is_archived: true, year_end: "03-31", year_end_text: "31 March" });
-    const stored = await (await prisma()).client.findFirstOrThrow({ where: { uuid: client.uuid }, include: { tags: true, groups: true } });
+    const stored = await (await prisma()).client.findFirstOrThrow({
+      where: { uuid: client.uuid },
+      include: { tags: true, groups: true },
+    });
     expect(stored.tags.map((t) => t.tagId).sort()).toEqual([tags[1].id, tags[2].id].sort());
     expect(stored.groups).toEqual([]);
     const listed = await call(clientsRoute, "GET", `clients?search=${client.name}`, { token: owner });
@@ -314,7 +372,12 @@ describe("PUT /clients/{uuid}", () => {
 
   it("is 400 for a body that is not an object, and changes nothing", async () => {
     const client = await newClient();
-    const res = await call(clientRoute, "PUT", `clients/${client.uuid}`, { token: owner, rawBody: "[]", headers: { "Content-Type": "application/json" }, params: { uuid: client.uuid } });
+    const res = await call(clientRoute, "PUT", `clients/${client.uuid}`, {
+      token: owner,
+      rawBody: "[]",
+      headers: { "Content-Type": "application/json" },
+      params: { uuid: client.uuid },
+    });
     expect(res.status).toBe(400);
     expect((await read(client.uuid)).body).toEqual(client);
   });
@@ -329,11 +392,17 @@ describe("PUT /clients/{uuid}", () => {
   it("is 403 for another tenant's client and outside the user's visibility; 404 when it exists nowhere", async () => {
     const birchClient = await (await prisma()).client.findFirstOrThrow({ where: { tenantId: birchId } });
     expect((await update(birchClient.uuid, { name: "Hijacked" })).status).toBe(403);
-    expect((await (await prisma()).client.findFirstOrThrow({ where: { id: birchClient.id, tenantId: birchId } })).name).toBe(birchClient.name);
+    expect(
+      (await (await prisma()).client.findFirstOrThrow({ where: { id: birchClient.id, tenantId: birchId } })).name,
+    ).toBe(birchClient.name);
 
     const casey = await userByEmail("assigned@acme.test");
     const hidden = await (await prisma()).client.findFirstOrThrow({
-      where: { tenantId: acmeId, NOT: { accountManagerId: casey.id }, jobs: { none: { assignees: { some: { userId: casey.id } } } } },
+      where: {
+        tenantId: acmeId,
+        NOT: { accountManagerId: casey.id },
+        jobs: { none: { assignees: { some: { userId: casey.id } } } },
+      },
     });
     expect((await update(hidden.uuid, { name: "Hidden" }, await tokenFor("assigned@acme.test"))).status).toBe(403);
 
@@ -345,19 +414,32 @@ describe("search after writes", () => {
   // `search` reads a text that database triggers keep (migration …_client_search_text): every write it depends on
   // must show in the next search.
   const found = async (term: string) =>
-    (await call(clientsRoute, "GET", `clients?search=${encodeURIComponent(term)}`, { token: owner })).body.data.map((c: { uuid: string }) => c.uuid);
+    (await call(clientsRoute, "GET", `clients?search=${encodeURIComponent(term)}`, { token: owner })).body.data.map(
+      (c: { uuid: string }) => c.uuid,
+    );
 
   it("finds a client by what it was created with, its own fields and its contact's", async () => {
     const ref = fresh("SRCH");
     const lastname = fresh("Quorum");
-    const res = await create({ name: fresh("Searchable"), client_id: ref, city: "Penzance", contact: { firstname: "Zebedee", lastname, email: `${lastname}@example.test` } });
+    const res = await create({
+      name: fresh("Searchable"),
+      client_id: ref,
+      city: "Penzance",
+      contact: { firstname: "Zebedee", lastname, email: `${lastname}@example.test` },
+    });
     expect(res.status).toBe(201);
-    for (const term of [ref.toLowerCase(), lastname.toUpperCase(), `${lastname}@example`]) expect(await found(term)).toEqual([res.body.uuid]);
+    for (const term of [ref.toLowerCase(), lastname.toUpperCase(), `${lastname}@example`])
+      expect(await found(term)).toEqual([res.body.uuid]);
   });
 
   it("follows renames of the client and of its contacts, and contacts linked and unlinked", async () => {
     const lastname = fresh("Marazion");
-    const client = (await create({ name: fresh("Renamed"), contact: { firstname: "Ada", lastname, email: `${fresh("ada")}@example.test` } })).body;
+    const client = (
+      await create({
+        name: fresh("Renamed"),
+        contact: { firstname: "Ada", lastname, email: `${fresh("ada")}@example.test` },
+      })
+    ).body;
     const contact = client.contacts[0];
     const newName = fresh("Porthleven");
     expect((await update(client.uuid, { name: newName })).status).toBe(200);
@@ -365,12 +447,18 @@ describe("search after writes", () => {
 
     // The quick search reads the lower-case name another trigger keeps.
     const quick = async (q: string) =>
-      (await call(searchRoute, "GET", `clients/search?q=${encodeURIComponent(q)}`, { token: owner })).body.clients.map((c: { uuid: string }) => c.uuid);
+      (await call(searchRoute, "GET", `clients/search?q=${encodeURIComponent(q)}`, { token: owner })).body.clients.map(
+        (c: { uuid: string }) => c.uuid,
+      );
     expect(await quick(newName.toUpperCase())).toEqual([client.uuid]);
     expect(await quick(newName.slice(3).toLowerCase())).toEqual([client.uuid]);
 
     const newLastname = fresh("Mousehole");
-    const renamed = await call(contactRoute, "PUT", `contacts/${contact.uuid}`, { token: owner, body: { lastname: newLastname }, params: { uuid: contact.uuid } });
+    const renamed = await call(contactRoute, "PUT", `contacts/${contact.uuid}`, {
+      token: owner,
+      body: { lastname: newLastname },
+      params: { uuid: contact.uuid },
+    });
     expect(renamed.status).toBe(200);
     expect(await found(lastname)).toEqual([]);
     expect(await found(newLastname)).toEqual([client.uuid]);
@@ -378,14 +466,18 @@ describe("search after writes", () => {
     const db = await prisma();
     const stored = await db.client.findFirstOrThrow({ where: { uuid: client.uuid } });
     const storedContact = await db.contact.findFirstOrThrow({ where: { uuid: contact.uuid } });
-    await db.clientContact.delete({ where: { tenantId_clientId_contactId: { tenantId: acmeId, clientId: stored.id, contactId: storedContact.id } } });
+    await db.clientContact.delete({
+      where: { tenantId_clientId_contactId: { tenantId: acmeId, clientId: stored.id, contactId: storedContact.id } },
+    });
     expect(await found(newLastname)).toEqual([]);
     await db.clientContact.create({ data: { tenantId: acmeId, clientId: stored.id, contactId: storedContact.id } });
     expect(await found(newLastname)).toEqual([client.uuid]);
   });
 
   it("is a 422 for a search term of more than one line, which no field is searched across", async () => {
-    const res = await call(clientsRoute, "GET", `clients?search=${encodeURIComponent("Leeds\nAC-001")}`, { token: owner });
+    const res = await call(clientsRoute, "GET", `clients?search=${encodeURIComponent("Leeds\nAC-001")}`, {
+      token: owner,
+    });
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors)).toEqual(["search"]);
   });
@@ -395,7 +487,9 @@ describe("accepting a proposal", () => {
   it("moves a prospect to active and leaves an active client as it is", async () => {
     const client = await prisma();
     const db = tenantDb(client, acmeId);
-    const prospect = await db.client.create({ data: { tenantId: acmeId, name: "Prospect Co", clientStatus: "prospect" } });
+    const prospect = await db.client.create({
+      data: { tenantId: acmeId, name: "Prospect Co", clientStatus: "prospect" },
+    });
     expect(await acceptProposal(db, prospect.id)).toBe(true);
     expect((await db.client.findFirstOrThrow({ where: { id: prospect.id } })).clientStatus).toBe("active");
     expect(await acceptProposal(db, prospect.id)).toBe(false);

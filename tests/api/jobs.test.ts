@@ -2,14 +2,25 @@
 // JavaScript), for every filter, sort, validation rule, visibility and tenant boundary.
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import * as jobs from "@/app/api/v1/jobs/route";
 import * as jobByUuid from "@/app/api/v1/jobs/[uuid]/route";
+import * as jobs from "@/app/api/v1/jobs/route";
 import { todayIn } from "@/lib/api/dates";
 import { MAX_BODY_BYTES } from "@/lib/api/route";
 import { prisma } from "@/lib/db/client";
 import { call, tokenFor, userByEmail } from "../support/api";
 
-const LIST_KEYS = ["client_uuid", "due_date", "estimated_hours", "is_completed", "is_overdue", "is_repeating", "name", "start_date", "status", "uuid"];
+const LIST_KEYS = [
+  "client_uuid",
+  "due_date",
+  "estimated_hours",
+  "is_completed",
+  "is_overdue",
+  "is_repeating",
+  "name",
+  "start_date",
+  "status",
+  "uuid",
+];
 
 const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
@@ -54,7 +65,11 @@ const uuidsOf = (rows: { uuid: string }[]) => rows.map((r) => r.uuid).sort();
 /** Counts of everything a job create writes, to prove that a refused request wrote nothing. */
 async function writtenRows() {
   const client = await prisma();
-  return { jobs: await client.job.count(), assignees: await client.jobAssignee.count(), tags: await client.jobTag.count() };
+  return {
+    jobs: await client.job.count(),
+    assignees: await client.jobAssignee.count(),
+    tags: await client.jobTag.count(),
+  };
 }
 
 let acme: number;
@@ -106,7 +121,12 @@ describe("GET /jobs: shape and defaults", () => {
     expect(open.length).toBeLessThan(stored.length);
 
     const res = await list();
-    expect(res.body.meta).toEqual({ current_page: 1, last_page: Math.ceil(open.length / 100), per_page: 100, total: open.length });
+    expect(res.body.meta).toEqual({
+      current_page: 1,
+      last_page: Math.ceil(open.length / 100),
+      per_page: 100,
+      total: open.length,
+    });
     expect(res.body.data).toHaveLength(100);
     expect(res.body.data.every((j: any) => !j.is_completed)).toBe(true);
 
@@ -117,7 +137,8 @@ describe("GET /jobs: shape and defaults", () => {
   it("marks as overdue exactly the open jobs due before today", async () => {
     const today = todayIn("Europe/London"); // the tenant's time zone
     const res = await list("limit=1000&include_completed=true");
-    for (const job of res.body.data) expect(job.is_overdue).toBe(!job.is_completed && job.due_date !== null && job.due_date < today);
+    for (const job of res.body.data)
+      expect(job.is_overdue).toBe(!job.is_completed && job.due_date !== null && job.due_date < today);
     expect(res.body.data.some((j: any) => j.is_overdue)).toBe(true);
     expect(res.body.data.some((j: any) => j.is_repeating)).toBe(true);
   });
@@ -125,36 +146,70 @@ describe("GET /jobs: shape and defaults", () => {
 
 describe("GET /jobs: filters", () => {
   const cases: [string, (all: StoredJob[]) => { query: string; expected: (j: StoredJob) => boolean }][] = [
-    ["search: a case-insensitive part of the name", () => ({ query: "search=vAt RET", expected: (j) => j.name.toLowerCase().includes("vat ret") })],
-    ["client_uuid", (all) => {
-      const uuid = all.find((j) => j.client)!.client!.uuid;
-      return { query: `client_uuid=${uuid.toUpperCase()}`, expected: (j) => j.client?.uuid === uuid };
-    }],
-    ["users[]: any of the assignees", (all) => {
-      const ids = [...new Set(all.flatMap((j) => j.assignees.map((a) => a.userId)))].slice(0, 2);
-      return { query: ids.map((id) => `users[]=${id}`).join("&"), expected: (j) => j.assignees.some((a) => ids.includes(a.userId)) };
-    }],
+    [
+      "search: a case-insensitive part of the name",
+      () => ({ query: "search=vAt RET", expected: (j) => j.name.toLowerCase().includes("vat ret") }),
+    ],
+    [
+      "client_uuid",
+      (all) => {
+        const uuid = all.find((j) => j.client)!.client!.uuid;
+        return { query: `client_uuid=${uuid.toUpperCase()}`, expected: (j) => j.client?.uuid === uuid };
+      },
+    ],
+    [
+      "users[]: any of the assignees",
+      (all) => {
+        const ids = [...new Set(all.flatMap((j) => j.assignees.map((a) => a.userId)))].slice(0, 2);
+        return {
+          query: ids.map((id) => `users[]=${id}`).join("&"),
+          expected: (j) => j.assignees.some((a) => ids.includes(a.userId)),
+        };
+      },
+    ],
     ["tags[]", () => ({ query: `tags[]=${acmeTag.id}`, expected: (j) => j.tags.some((t) => t.tagId === acmeTag.id) })],
-    ["statuses[]", () => ({ query: "statuses[]=in-progress&statuses[]=awaiting-client", expected: (j) => ["in-progress", "awaiting-client"].includes(j.status?.slug ?? "") })],
-    ["start_date_range FROM,TO (inclusive)", (all) => {
-      const dates = all.map((j) => day(j.startDate)!).sort();
-      const [from, to] = [dates[20], dates[60]];
-      return { query: `start_date_range=${from},${to}`, expected: (j) => day(j.startDate)! >= from && day(j.startDate)! <= to };
-    }],
-    ["due_date_range open at the start", (all) => {
-      const to = all.map((j) => day(j.dueDate)!).sort()[30];
-      return { query: `due_date_range=,${to}`, expected: (j) => day(j.dueDate)! <= to };
-    }],
-    ["due_date_range open at the end", (all) => {
-      const from = all.map((j) => day(j.dueDate)!).sort()[150];
-      return { query: `due_date_range=${from},`, expected: (j) => day(j.dueDate)! >= from };
-    }],
+    [
+      "statuses[]",
+      () => ({
+        query: "statuses[]=in-progress&statuses[]=awaiting-client",
+        expected: (j) => ["in-progress", "awaiting-client"].includes(j.status?.slug ?? ""),
+      }),
+    ],
+    [
+      "start_date_range FROM,TO (inclusive)",
+      (all) => {
+        const dates = all.map((j) => day(j.startDate)!).sort();
+        const [from, to] = [dates[20], dates[60]];
+        return {
+          query: `start_date_range=${from},${to}`,
+          expected: (j) => day(j.startDate)! >= from && day(j.startDate)! <= to,
+        };
+      },
+    ],
+    [
+      "due_date_range open at the start",
+      (all) => {
+        const to = all.map((j) => day(j.dueDate)!).sort()[30];
+        return { query: `due_date_range=,${to}`, expected: (j) => day(j.dueDate)! <= to };
+      },
+    ],
+    [
+      "due_date_range open at the end",
+      (all) => {
+        const from = all.map((j) => day(j.dueDate)!).sort()[150];
+        return { query: `due_date_range=${from},`, expected: (j) => day(j.dueDate)! >= from };
+      },
+    ],
     ["exclude_subtasks", () => ({ query: "exclude_subtasks=true", expected: (j) => j.parentId === null })],
     ["exclude_client_requests", () => ({ query: "exclude_client_requests=1", expected: (j) => !j.isClientRequest })],
-    ["several filters together", () => ({
-      query: `statuses[]=not-started&tags[]=${acmeTag.id}&exclude_subtasks=true`,
-      expected: (j) => j.status?.slug === "not-started" && j.tags.some((t) => t.tagId === acmeTag.id) && j.parentId === null,
-    })],
+    [
+      "several filters together",
+      () => ({
+        query: `statuses[]=not-started&tags[]=${acmeTag.id}&exclude_subtasks=true`,
+        expected: (j) =>
+          j.status?.slug === "not-started" && j.tags.some((t) => t.tagId === acmeTag.id) && j.parentId === null,
+      }),
+    ],
   ];
 
   it.each(cases)("%s", async (_, build) => {
@@ -223,7 +278,9 @@ describe("GET /jobs: filters", () => {
     it("applies to start_date_range too", async () => {
       vi.useFakeTimers({ toFake: ["Date"] });
       vi.setSystemTime(NOW);
-      expect((await listUuids("search=RangeProbe&start_date_range=this_month")).sort()).toEqual([sunday, monday].sort());
+      expect((await listUuids("search=RangeProbe&start_date_range=this_month")).sort()).toEqual(
+        [sunday, monday].sort(),
+      );
       expect(await listUuids("search=RangeProbe&start_date_range=this_week")).toEqual([]);
     });
   });
@@ -235,7 +292,10 @@ describe("GET /jobs: sorting and paging", () => {
     for (const name of ["sortprobe delta", "sortprobe alpha", "sortprobe alpha", "sortprobe charlie"]) {
       expect((await post({ name })).status).toBe(201);
     }
-    expect((await post({ name: "sortprobe bravo", estimated_hours: 2, status: "not-started", due_date: "2026-01-01" })).status).toBe(201);
+    expect(
+      (await post({ name: "sortprobe bravo", estimated_hours: 2, status: "not-started", due_date: "2026-01-01" }))
+        .status,
+    ).toBe(201);
   });
 
   type Key = (j: StoredJob) => string | number | null;
@@ -263,7 +323,15 @@ describe("GET /jobs: sorting and paging", () => {
       .map((j) => j.uuid);
   }
 
-  it.each(Object.keys(KEYS).flatMap((sort) => [[sort, "asc"], [sort, "desc"]] as const))("sort_by=%s sort_direction=%s", async (sort, direction) => {
+  it.each(
+    Object.keys(KEYS).flatMap(
+      (sort) =>
+        [
+          [sort, "asc"],
+          [sort, "desc"],
+        ] as const,
+    ),
+  )("sort_by=%s sort_direction=%s", async (sort, direction) => {
     const all = await storedJobs(acme);
     expect(all.some((j) => KEYS[sort](j) === null) || sort === "created_at").toBe(true);
     const uuids = await listUuids(`include_completed=true&sort_by=${sort}&sort_direction=${direction}`);
@@ -277,28 +345,37 @@ describe("GET /jobs: sorting and paging", () => {
 
   it("sorts by name in both directions, ties by uuid", async () => {
     const probes = (await storedJobs(acme)).filter((j) => j.name.startsWith("sortprobe"));
-    const alphas = probes.filter((j) => j.name === "sortprobe alpha").map((j) => j.uuid).sort();
-    expect(await listUuids("search=sortprobe&sort_by=name")).toEqual([...alphas, ...["bravo", "charlie", "delta"].map((n) => probes.find((j) => j.name === `sortprobe ${n}`)!.uuid)]);
+    const alphas = probes
+      .filter((j) => j.name === "sortprobe alpha")
+      .map((j) => j.uuid)
+      .sort();
+    expect(await listUuids("search=sortprobe&sort_by=name")).toEqual([
+      ...alphas,
+      ...["bravo", "charlie", "delta"].map((n) => probes.find((j) => j.name === `sortprobe ${n}`)!.uuid),
+    ]);
     expect(await listUuids("search=sortprobe&sort_by=name&sort_direction=desc")).toEqual([
       ...["delta", "charlie", "bravo"].map((n) => probes.find((j) => j.name === `sortprobe ${n}`)!.uuid),
       ...alphas,
     ]);
   });
 
-  it.each(["name", "start_date", "due_date", "created_at", "status", "estimated_hours"])("pages sorted by %s never overlap and add up to the whole list", async (sort) => {
-    for (const direction of ["asc", "desc"]) {
-      const query = `include_completed=true&sort_by=${sort}&sort_direction=${direction}`;
-      const whole = await listUuids(query);
-      const pages: string[] = [];
-      const first = await list(`${query}&per_page=23`);
-      for (let page = 1; page <= first.body.meta.last_page; page++) {
-        const res = await list(`${query}&per_page=23&page=${page}`);
-        expect(res.body.meta).toMatchObject({ current_page: page, per_page: 23, total: whole.length });
-        pages.push(...res.body.data.map((j: any) => j.uuid));
+  it.each(["name", "start_date", "due_date", "created_at", "status", "estimated_hours"])(
+    "pages sorted by %s never overlap and add up to the whole list",
+    async (sort) => {
+      for (const direction of ["asc", "desc"]) {
+        const query = `include_completed=true&sort_by=${sort}&sort_direction=${direction}`;
+        const whole = await listUuids(query);
+        const pages: string[] = [];
+        const first = await list(`${query}&per_page=23`);
+        for (let page = 1; page <= first.body.meta.last_page; page++) {
+          const res = await list(`${query}&per_page=23&page=${page}`);
+          expect(res.body.meta).toMatchObject({ current_page: page, per_page: 23, total: whole.length });
+          pages.push(...res.body.data.map((j: any) => j.uuid));
+        }
+        expect(pages).toEqual(whole);
       }
-      expect(pages).toEqual(whole);
-    }
-  });
+    },
+  );
 
   it("links keep the caller's query and point at neighbouring pages", async () => {
     const res = await list("sort_by=name&per_page=10&page=2&search=a");
@@ -311,7 +388,11 @@ describe("GET /jobs: sorting and paging", () => {
     const res = await list("per_page=50&page=99");
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([]);
-    expect(res.body.meta).toMatchObject({ current_page: 99, per_page: 50, last_page: Math.ceil(res.body.meta.total / 50) });
+    expect(res.body.meta).toMatchObject({
+      current_page: 99,
+      per_page: 50,
+      last_page: Math.ceil(res.body.meta.total / 50),
+    });
     expect(res.body.links.next).toBeNull();
   });
 
@@ -358,13 +439,35 @@ describe("GET /jobs/{uuid}", () => {
     const client = await prisma();
     const parent = await client.job.findFirstOrThrow({
       where: { tenantId: acme, subTasks: { some: {} }, followers: { some: {} }, tags: { some: {} } },
-      include: { status: true, client: true, assignees: { include: { user: true } }, followers: { include: { user: true } }, tags: { include: { tag: true } }, subTasks: true },
+      include: {
+        status: true,
+        client: true,
+        assignees: { include: { user: true } },
+        followers: { include: { user: true } },
+        tags: { include: { tag: true } },
+        subTasks: true,
+      },
     });
     const res = await get(parent.uuid);
     expect(res.status).toBe(200);
     const body = res.body;
     expect(Object.keys(body).sort()).toEqual(
-      [...LIST_KEYS, "description", "status_name", "client", "users", "followers", "tags", "internal_due_date", "extended_due_date", "completed_date", "is_subtask", "parent_uuid", "parent", "sub_tasks"].sort(),
+      [
+        ...LIST_KEYS,
+        "description",
+        "status_name",
+        "client",
+        "users",
+        "followers",
+        "tags",
+        "internal_due_date",
+        "extended_due_date",
+        "completed_date",
+        "is_subtask",
+        "parent_uuid",
+        "parent",
+        "sub_tasks",
+      ].sort(),
     );
     expect(body).toMatchObject({
       uuid: parent.uuid,
@@ -389,7 +492,9 @@ describe("GET /jobs/{uuid}", () => {
       initials: expect.stringMatching(/^[A-Z]{2}$/),
       avatar_url: expect.any(String),
     });
-    expect(body.followers.map((u: any) => u.fullname)).toEqual(parent.followers.map((f) => `${f.user.firstname} ${f.user.lastname}`));
+    expect(body.followers.map((u: any) => u.fullname)).toEqual(
+      parent.followers.map((f) => `${f.user.firstname} ${f.user.lastname}`),
+    );
     expect(body.tags).toEqual(parent.tags.map((t) => ({ id: t.tag.id, name: t.tag.name })));
     expect(body.sub_tasks.map((s: any) => s.uuid).sort()).toEqual(uuidsOf(parent.subTasks));
     for (const sub of body.sub_tasks) expect(Object.keys(sub).sort()).toEqual(LIST_KEYS);
@@ -397,9 +502,17 @@ describe("GET /jobs/{uuid}", () => {
 
   it("shows a subtask's parent", async () => {
     const client = await prisma();
-    const sub = await client.job.findFirstOrThrow({ where: { tenantId: acme, parentId: { not: null } }, include: { parent: true } });
+    const sub = await client.job.findFirstOrThrow({
+      where: { tenantId: acme, parentId: { not: null } },
+      include: { parent: true },
+    });
     const res = await get(sub.uuid);
-    expect(res.body).toMatchObject({ is_subtask: true, parent_uuid: sub.parent!.uuid, parent: { uuid: sub.parent!.uuid, name: sub.parent!.name }, sub_tasks: [] });
+    expect(res.body).toMatchObject({
+      is_subtask: true,
+      parent_uuid: sub.parent!.uuid,
+      parent: { uuid: sub.parent!.uuid, name: sub.parent!.name },
+      sub_tasks: [],
+    });
   });
 
   it("accepts the uuid in upper case", async () => {
@@ -412,7 +525,8 @@ describe("GET /jobs/{uuid}", () => {
     expect((await get(birchJob.uuid)).status).toBe(403);
     expect((await get(birchJob.uuid, "owner@birch.test")).status).toBe(200);
     expect((await get(randomUUID())).body).toEqual({ message: "Job not found." });
-    for (const bad of ["123", "not-a-uuid", "' OR 1=1 --", `${randomUUID()}x`]) expect((await get(bad)).status).toBe(404);
+    for (const bad of ["123", "not-a-uuid", "' OR 1=1 --", `${randomUUID()}x`])
+      expect((await get(bad)).status).toBe(404);
   });
 });
 
@@ -424,43 +538,64 @@ describe("visibility", () => {
     const all = await storedJobs(acme);
     const role = await client.role.findFirstOrThrow({ where: { tenantId: acme, id: user.roleId } });
     if (user.clientAccess === "all" || role.name === "Owner" || role.name === "Admin") return all;
-    const groupIds = (await client.userClientGroup.findMany({ where: { tenantId: acme, userId: user.id } })).map((g) => g.groupId);
+    const groupIds = (await client.userClientGroup.findMany({ where: { tenantId: acme, userId: user.id } })).map(
+      (g) => g.groupId,
+    );
     const clientVisible = (c: StoredJob["client"]) => {
       if (!c) return false;
       if (user.clientAccess === "client_groups") return c.groups.some((g) => groupIds.includes(g.groupId));
       return c.accountManagerId === user.id || c.jobs.some((j) => j.assignees.some((a) => a.userId === user.id));
     };
     return all.filter(
-      (j) => clientVisible(j.client) || j.assignees.some((a) => a.userId === user.id) || j.followers.some((f) => f.userId === user.id),
+      (j) =>
+        clientVisible(j.client) ||
+        j.assignees.some((a) => a.userId === user.id) ||
+        j.followers.some((f) => f.userId === user.id),
     );
   }
 
-  it.each(["assigned@acme.test", "groups@acme.test", "standard@acme.test", "viewer@acme.test", "admin@acme.test"])("lists exactly the jobs %s may see", async (email) => {
-    const all = await storedJobs(acme);
-    const visible = await visibleTo(email);
-    const limited = email === "assigned@acme.test" || email === "groups@acme.test";
-    expect(visible.length < all.length).toBe(limited);
-    expect((await listUuids("include_completed=true", email)).sort()).toEqual(uuidsOf(visible));
-  });
+  it.each(["assigned@acme.test", "groups@acme.test", "standard@acme.test", "viewer@acme.test", "admin@acme.test"])(
+    "lists exactly the jobs %s may see",
+    async (email) => {
+      const all = await storedJobs(acme);
+      const visible = await visibleTo(email);
+      const limited = email === "assigned@acme.test" || email === "groups@acme.test";
+      expect(visible.length < all.length).toBe(limited);
+      expect((await listUuids("include_completed=true", email)).sort()).toEqual(uuidsOf(visible));
+    },
+  );
 
-  it.each(["assigned@acme.test", "groups@acme.test"])("is 403 on a job %s may not see, 200 on one they may", async (email) => {
-    const visible = new Set((await visibleTo(email)).map((j) => j.uuid));
-    const all = await storedJobs(acme);
-    const hidden = all.find((j) => !visible.has(j.uuid))!;
-    const res = await get(hidden.uuid, email);
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual({ message: "You do not have access to this record." });
-    expect((await get(all.find((j) => visible.has(j.uuid))!.uuid, email)).status).toBe(200);
-  });
+  it.each(["assigned@acme.test", "groups@acme.test"])(
+    "is 403 on a job %s may not see, 200 on one they may",
+    async (email) => {
+      const visible = new Set((await visibleTo(email)).map((j) => j.uuid));
+      const all = await storedJobs(acme);
+      const hidden = all.find((j) => !visible.has(j.uuid))!;
+      const res = await get(hidden.uuid, email);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ message: "You do not have access to this record." });
+      expect((await get(all.find((j) => visible.has(j.uuid))!.uuid, email)).status).toBe(200);
+    },
+  );
 
   it("leaves subtasks the caller may not see out of a visible job", async () => {
     const email = "assigned@acme.test";
     const user = await userByEmail(email);
     const client = await prisma();
     // A visible job (the user is its assignee) with a subtask the user has no way to see.
-    const hiddenClient = await client.client.findFirstOrThrow({ where: { tenantId: acme, accountManagerId: { not: user.id }, jobs: { none: { assignees: { some: { userId: user.id } } } } } });
-    const parent = await client.job.create({ data: { tenantId: acme, name: "Visible parent", assignees: { create: [{ userId: user.id }] } } });
-    await client.job.create({ data: { tenantId: acme, name: "Hidden subtask", parentId: parent.id, clientId: hiddenClient.id } });
+    const hiddenClient = await client.client.findFirstOrThrow({
+      where: {
+        tenantId: acme,
+        accountManagerId: { not: user.id },
+        jobs: { none: { assignees: { some: { userId: user.id } } } },
+      },
+    });
+    const parent = await client.job.create({
+      data: { tenantId: acme, name: "Visible parent", assignees: { create: [{ userId: user.id }] } },
+    });
+    await client.job.create({
+      data: { tenantId: acme, name: "Hidden subtask", parentId: parent.id, clientId: hiddenClient.id },
+    });
     expect((await get(parent.uuid, email)).body.sub_tasks).toEqual([]);
     expect((await get(parent.uuid)).body.sub_tasks.map((s: any) => s.name)).toEqual(["Hidden subtask"]);
   });
@@ -469,9 +604,24 @@ describe("visibility", () => {
     const email = "assigned@acme.test";
     const user = await userByEmail(email);
     const client = await prisma();
-    const hiddenClient = await client.client.findFirstOrThrow({ where: { tenantId: acme, accountManagerId: { not: user.id }, jobs: { none: { assignees: { some: { userId: user.id } } } } } });
-    const parent = await client.job.create({ data: { tenantId: acme, name: "Hidden parent", clientId: hiddenClient.id } });
-    const subtask = await client.job.create({ data: { tenantId: acme, name: "Assigned subtask", parentId: parent.id, assignees: { create: [{ userId: user.id }] } } });
+    const hiddenClient = await client.client.findFirstOrThrow({
+      where: {
+        tenantId: acme,
+        accountManagerId: { not: user.id },
+        jobs: { none: { assignees: { some: { userId: user.id } } } },
+      },
+    });
+    const parent = await client.job.create({
+      data: { tenantId: acme, name: "Hidden parent", clientId: hiddenClient.id },
+    });
+    const subtask = await client.job.create({
+      data: {
+        tenantId: acme,
+        name: "Assigned subtask",
+        parentId: parent.id,
+        assignees: { create: [{ userId: user.id }] },
+      },
+    });
     const res = await get(subtask.uuid, email);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ is_subtask: true, parent: null, parent_uuid: null });
@@ -534,8 +684,15 @@ describe("POST /jobs", () => {
     });
     expect((await get(res.body.uuid)).body).toEqual(res.body);
 
-    const stored = await client.job.findFirstOrThrow({ where: { tenantId: acme, uuid: res.body.uuid }, include: { assignees: true, tags: true } });
-    expect(stored).toMatchObject({ name: body.name, clientId: acmeClient.id, dueDate: new Date("2027-01-31T00:00:00Z") });
+    const stored = await client.job.findFirstOrThrow({
+      where: { tenantId: acme, uuid: res.body.uuid },
+      include: { assignees: true, tags: true },
+    });
+    expect(stored).toMatchObject({
+      name: body.name,
+      clientId: acmeClient.id,
+      dueDate: new Date("2027-01-31T00:00:00Z"),
+    });
     expect(stored.estimatedHours!.toString()).toBe("12.75");
     expect(stored.assignees.map((a) => a.userId)).toEqual([standard.id]);
     expect(stored.tags.map((t) => t.tagId).sort()).toEqual(tags.map((t) => t.id).sort());
@@ -576,7 +733,13 @@ describe("POST /jobs", () => {
     vi.setSystemTime(new Date("2026-11-23T03:00:00Z")); // Monday in London, Sunday in New York
     const byOwner = await post({ name: "Done in London", status: "completed" });
     const byAdmin = await post({ name: "Done in New York", status: "completed" }, "admin@acme.test");
-    expect(byOwner.body).toMatchObject({ status: "completed", status_name: "Completed", is_completed: true, completed_date: "2026-11-23", is_overdue: false });
+    expect(byOwner.body).toMatchObject({
+      status: "completed",
+      status_name: "Completed",
+      is_completed: true,
+      completed_date: "2026-11-23",
+      is_overdue: false,
+    });
     expect(byAdmin.body).toMatchObject({ is_completed: true, completed_date: "2026-11-22" });
     vi.useRealTimers();
     // Completed jobs are left out of the default list.
@@ -598,16 +761,32 @@ describe("POST /jobs", () => {
       ["hours as text", async () => ({ name: "x", estimated_hours: "5" }), "estimated_hours"],
       ["a date that does not exist", async () => ({ name: "x", due_date: "2026-02-30" }), "due_date"],
       ["a date in another format", async () => ({ name: "x", start_date: "01/12/2026" }), "start_date"],
-      ["a timestamp for a date", async () => ({ name: "x", internal_due_date: "2026-12-01T00:00:00Z" }), "internal_due_date"],
+      [
+        "a timestamp for a date",
+        async () => ({ name: "x", internal_due_date: "2026-12-01T00:00:00Z" }),
+        "internal_due_date",
+      ],
       ["a date that is a number", async () => ({ name: "x", extended_due_date: 20261201 }), "extended_due_date"],
-      ["start_date after due_date", async () => ({ name: "x", start_date: "2026-12-02", due_date: "2026-12-01" }), "start_date"],
+      [
+        "start_date after due_date",
+        async () => ({ name: "x", start_date: "2026-12-02", due_date: "2026-12-01" }),
+        "start_date",
+      ],
       ["a status slug the tenant does not have", async () => ({ name: "x", status: "archived" }), "status"],
       ["a status that is a list", async () => ({ name: "x", status: ["completed"] }), "status"],
       ["a tag of another tenant", async () => ({ name: "x", tags: [acmeTag.id, birchTag] }), "tags.1"],
       ["a tag id as text", async () => ({ name: "x", tags: ["1"] }), "tags.0"],
       ["tags as an object", async () => ({ name: "x", tags: { id: 1 } }), "tags"],
-      ["a user of another tenant", async () => ({ name: "x", user_id: (await userByEmail("owner@birch.test")).id }), "user_id"],
-      ["an archived user", async () => ({ name: "x", user_id: (await userByEmail("archived@acme.test")).id }), "user_id"],
+      [
+        "a user of another tenant",
+        async () => ({ name: "x", user_id: (await userByEmail("owner@birch.test")).id }),
+        "user_id",
+      ],
+      [
+        "an archived user",
+        async () => ({ name: "x", user_id: (await userByEmail("archived@acme.test")).id }),
+        "user_id",
+      ],
       ["a user id as text", async () => ({ name: "x", user_id: "1" }), "user_id"],
       ["a client of another tenant", async () => ({ name: "x", client_uuid: birchClient }), "client_uuid"],
       ["a client uuid nobody has", async () => ({ name: "x", client_uuid: randomUUID() }), "client_uuid"],
@@ -630,8 +809,10 @@ describe("POST /jobs", () => {
 
     it("a client the caller may not see", async () => {
       const email = "assigned@acme.test";
-      const visible = new Set((await listUuids("include_completed=true", email)));
-      const hidden = (await storedJobs(acme)).find((j) => j.client && !visible.has(j.uuid) && j.client.accountManagerId !== null)!;
+      const visible = new Set(await listUuids("include_completed=true", email));
+      const hidden = (await storedJobs(acme)).find(
+        (j) => j.client && !visible.has(j.uuid) && j.client.accountManagerId !== null,
+      )!;
       const before = await writtenRows();
       const res = await post({ name: "x", client_uuid: hidden.client!.uuid }, email);
       expect(res.status).toBe(422);
@@ -650,11 +831,15 @@ describe("POST /jobs", () => {
   });
 
   it.each([
-    ["an array", "[{\"name\":\"x\"}]"],
+    ["an array", '[{"name":"x"}]'],
     ["not JSON", "{name: x}"],
   ])("is 400 when the body is %s, writing nothing", async (_, rawBody) => {
     const before = await writtenRows();
-    const res = await call(jobs, "POST", "jobs", { token: await tokenFor("owner@acme.test"), rawBody, headers: { "Content-Type": "application/json" } });
+    const res = await call(jobs, "POST", "jobs", {
+      token: await tokenFor("owner@acme.test"),
+      rawBody,
+      headers: { "Content-Type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(await writtenRows()).toEqual(before);
   });

@@ -60,7 +60,11 @@ describe("token authentication", () => {
   it("is 401 once the token is revoked", async () => {
     const client = await prisma();
     const owner = await userByEmail("admin@acme.test");
-    const { token, summary } = await createApiToken(client, { tenantId: owner.tenantId, userId: owner.id }, "to revoke");
+    const { token, summary } = await createApiToken(
+      client,
+      { tenantId: owner.tenantId, userId: owner.id },
+      "to revoke",
+    );
     expect((await call(me, "GET", "me", { token })).status).toBe(200);
     expect(await revokeApiToken(client, { tenantId: owner.tenantId, userId: owner.id }, summary.id)).toBe(true);
     const res = await call(me, "GET", "me", { token });

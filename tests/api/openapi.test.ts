@@ -36,8 +36,14 @@ describe("the document's completeness", () => {
     expect(files.length).toBeGreaterThan(3);
     for (const { file, template } of files) {
       const route = await importRoute(file);
-      const allow = (await route.OPTIONS!(new Request("http://localhost"), { params: Promise.resolve({}) })).headers.get("allow") as string;
-      const methods = allow.split(", ").filter((m) => m !== "OPTIONS").map((m) => m.toLowerCase()).sort();
+      const allow = (
+        await route.OPTIONS!(new Request("http://localhost"), { params: Promise.resolve({}) })
+      ).headers.get("allow") as string;
+      const methods = allow
+        .split(", ")
+        .filter((m) => m !== "OPTIONS")
+        .map((m) => m.toLowerCase())
+        .sort();
       expect(Object.keys((doc.paths as Record<string, object>)[template] ?? {}).sort(), template).toEqual(methods);
     }
   });
@@ -46,16 +52,28 @@ describe("the document's completeness", () => {
     const doc = openApiDocument();
     for (const [template, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods as Record<string, { responses: Record<string, unknown> }>)) {
-        expect(Object.keys(op.responses), `${method} ${template}`).toEqual(expect.arrayContaining(["401", "406", "429"]));
+        expect(Object.keys(op.responses), `${method} ${template}`).toEqual(
+          expect.arrayContaining(["401", "406", "429"]),
+        );
       }
     }
-    expect(doc.components.responses.ValidationFailed.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ValidationError" });
+    expect(doc.components.responses.ValidationFailed.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/ValidationError",
+    });
     expect(doc.components.responses.TooManyRequests.headers).toHaveProperty("Retry-After");
   });
 });
 
 describe("the contract check", () => {
-  const profile = { id: 1, firstname: "A", lastname: "B", email: "a@b.test", fullname: "A B", timezone: "UTC", active: true };
+  const profile = {
+    id: 1,
+    firstname: "A",
+    lastname: "B",
+    email: "a@b.test",
+    fullname: "A B",
+    timezone: "UTC",
+    active: true,
+  };
 
   it("accepts an answer that matches the document", () => {
     expect(() => assertMatchesContract("GET", "/api/v1/me", 200, profile)).not.toThrow();
@@ -63,13 +81,17 @@ describe("the contract check", () => {
   });
 
   it("refuses a field the document does not describe, a missing one, a wrong type and an undocumented status", () => {
-    expect(() => assertMatchesContract("GET", "/api/v1/me", 200, { ...profile, password_hash: "x" })).toThrow(/does not match/);
+    expect(() => assertMatchesContract("GET", "/api/v1/me", 200, { ...profile, password_hash: "x" })).toThrow(
+      /does not match/,
+    );
     const withoutEmail: Partial<typeof profile> = { ...profile };
     delete withoutEmail.email;
     expect(() => assertMatchesContract("GET", "/api/v1/me", 200, withoutEmail)).toThrow(/email/);
     expect(() => assertMatchesContract("GET", "/api/v1/me", 200, { ...profile, id: "1" })).toThrow(/does not match/);
     expect(() => assertMatchesContract("GET", "/api/v1/me", 201, profile)).toThrow(/does not list/);
     expect(() => assertMatchesContract("GET", "/api/v1/me", 422, { message: "x" })).toThrow(/does not list/);
-    expect(() => assertMatchesContract("GET", "/api/v1/clients/search", 200, { clients: [{ id: 1, uuid: "x", name: "n" }] })).toThrow(/does not match/);
+    expect(() =>
+      assertMatchesContract("GET", "/api/v1/clients/search", 200, { clients: [{ id: 1, uuid: "x", name: "n" }] }),
+    ).toThrow(/does not match/);
   });
 });

@@ -3,11 +3,11 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import * as jobs from "@/app/api/v1/jobs/route";
-import * as jobByUuid from "@/app/api/v1/jobs/[uuid]/route";
-import * as timeLogs from "@/app/api/v1/time-logs/route";
 import * as clients from "@/app/api/v1/clients/route";
 import * as contacts from "@/app/api/v1/contacts/route";
+import * as jobByUuid from "@/app/api/v1/jobs/[uuid]/route";
+import * as jobs from "@/app/api/v1/jobs/route";
+import * as timeLogs from "@/app/api/v1/time-logs/route";
 import { prisma } from "@/lib/db/client";
 import { call, tokenFor, userByEmail } from "../support/api";
 
@@ -45,23 +45,53 @@ beforeAll(async () => {
   const tenantId = user.tenantId;
   const [status] = await client.jobStatus.findMany({ where: { tenantId }, orderBy: { position: "asc" }, take: 1 });
   const clientRow = await client.client.findFirstOrThrow({ where: { tenantId } });
-  const parent = await client.job.create({ data: { tenantId, name: "Bulk parent", clientId: clientRow.id, assignees: { create: [{ userId: user.id }] } } });
+  const parent = await client.job.create({
+    data: { tenantId, name: "Bulk parent", clientId: clientRow.id, assignees: { create: [{ userId: user.id }] } },
+  });
   const bulk = await client.job.createManyAndReturn({
-    data: Array.from({ length: 1000 }, (_, i) => ({ tenantId, name: `Bulk job ${i}`, statusId: status.id, clientId: clientRow.id, parentId: parent.id })),
+    data: Array.from({ length: 1000 }, (_, i) => ({
+      tenantId,
+      name: `Bulk job ${i}`,
+      statusId: status.id,
+      clientId: clientRow.id,
+      parentId: parent.id,
+    })),
   });
   await client.jobAssignee.createMany({ data: bulk.map((j) => ({ tenantId, jobId: j.id, userId: user.id })) });
   await client.timeLog.createMany({
-    data: bulk.map((j, i) => ({ tenantId, userId: user.id, jobId: j.id, clientId: clientRow.id, minutes: 15 + i, date: new Date("2026-01-05T00:00:00Z") })),
+    data: bulk.map((j, i) => ({
+      tenantId,
+      userId: user.id,
+      jobId: j.id,
+      clientId: clientRow.id,
+      minutes: 15 + i,
+      date: new Date("2026-01-05T00:00:00Z"),
+    })),
   });
   // 1000 clients the user manages, each with a contact, a tag and a custom field value.
-  const [tag, field] = await Promise.all([client.tag.findFirstOrThrow({ where: { tenantId } }), client.customField.findFirstOrThrow({ where: { tenantId, type: "number" } })]);
-  const managed = await client.client.createManyAndReturn({ data: Array.from({ length: 1000 }, (_, i) => ({ tenantId, name: `Bulk client ${i}`, accountManagerId: user.id })) });
-  const people = await client.contact.createManyAndReturn({
-    data: managed.map((_, i) => ({ tenantId, firstname: "Bulk", lastname: `Person ${i}`, preferredName: "Bulk", email: `bulk.${i}@example.test` })),
+  const [tag, field] = await Promise.all([
+    client.tag.findFirstOrThrow({ where: { tenantId } }),
+    client.customField.findFirstOrThrow({ where: { tenantId, type: "number" } }),
+  ]);
+  const managed = await client.client.createManyAndReturn({
+    data: Array.from({ length: 1000 }, (_, i) => ({ tenantId, name: `Bulk client ${i}`, accountManagerId: user.id })),
   });
-  await client.clientContact.createMany({ data: managed.map((c, i) => ({ tenantId, clientId: c.id, contactId: people[i].id, isPrimary: true })) });
+  const people = await client.contact.createManyAndReturn({
+    data: managed.map((_, i) => ({
+      tenantId,
+      firstname: "Bulk",
+      lastname: `Person ${i}`,
+      preferredName: "Bulk",
+      email: `bulk.${i}@example.test`,
+    })),
+  });
+  await client.clientContact.createMany({
+    data: managed.map((c, i) => ({ tenantId, clientId: c.id, contactId: people[i].id, isPrimary: true })),
+  });
   await client.clientTag.createMany({ data: managed.map((c) => ({ tenantId, clientId: c.id, tagId: tag.id })) });
-  await client.customFieldValue.createMany({ data: managed.map((c, i) => ({ tenantId, clientId: c.id, fieldId: field.id, value: i })) });
+  await client.customFieldValue.createMany({
+    data: managed.map((c, i) => ({ tenantId, clientId: c.id, fieldId: field.id, value: i })),
+  });
 });
 
 describe("queries per request do not grow with the page", () => {
@@ -101,8 +131,17 @@ describe("queries per request do not grow with the page", () => {
     const parent = await client.job.findFirstOrThrow({ where: { name: "Bulk parent" } });
     // Another top-level job the user is assigned to, with a single subtask: the same shape, 1000 times smaller.
     const user = await userByEmail("assigned@acme.test");
-    const few = await client.job.create({ data: { tenantId: user.tenantId, name: "Small parent", assignees: { create: [{ userId: user.id }] } } });
-    await client.job.create({ data: { tenantId: user.tenantId, name: "Only subtask", parentId: few.id, assignees: { create: [{ userId: user.id }] } } });
+    const few = await client.job.create({
+      data: { tenantId: user.tenantId, name: "Small parent", assignees: { create: [{ userId: user.id }] } },
+    });
+    await client.job.create({
+      data: {
+        tenantId: user.tenantId,
+        name: "Only subtask",
+        parentId: few.id,
+        assignees: { create: [{ userId: user.id }] },
+      },
+    });
     const large = await queriesFor(jobByUuid, `jobs/${parent.uuid}`, { uuid: parent.uuid });
     const small = await queriesFor(jobByUuid, `jobs/${few.uuid}`, { uuid: few.uuid });
     expect(large.body.sub_tasks).toHaveLength(1000);

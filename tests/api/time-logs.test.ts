@@ -91,7 +91,12 @@ describe("the time log object", () => {
     expect(byNote["HoursProbe odd"]).toMatchObject({ hours: 2.08, hours_time: "02:05" });
     expect(byNote["HoursProbe long day"]).toMatchObject({ hours: 25, hours_time: "25:00" });
     expect(byNote["HoursProbe one minute"]).toMatchObject({ hours: 0.02, hours_time: "00:01" });
-    expect(byNote["HoursProbe twenty"]).toMatchObject({ date: "2026-09-05", formatted_date: "5 Sep 2026", client: null, task: null });
+    expect(byNote["HoursProbe twenty"]).toMatchObject({
+      date: "2026-09-05",
+      formatted_date: "5 Sep 2026",
+      client: null,
+      task: null,
+    });
   });
 });
 
@@ -104,7 +109,12 @@ describe("order and paging", () => {
   it("pages by 100 by default, and pages add up to the whole list without overlap", async () => {
     const whole = await listUuids("");
     const first = await list();
-    expect(first.body.meta).toEqual({ current_page: 1, last_page: Math.ceil(whole.length / 100), per_page: 100, total: whole.length });
+    expect(first.body.meta).toEqual({
+      current_page: 1,
+      last_page: Math.ceil(whole.length / 100),
+      per_page: 100,
+      total: whole.length,
+    });
     const pages: string[] = [];
     for (let page = 1; page <= Math.ceil(whole.length / 37); page++) {
       pages.push(...(await list(`per_page=37&page=${page}`)).body.data.map((l: any) => l.uuid));
@@ -126,25 +136,40 @@ describe("order and paging", () => {
 
 describe("filters", () => {
   const cases: [string, (all: StoredLog[]) => { query: string; expected: (l: StoredLog) => boolean }][] = [
-    ["range FROM,TO (inclusive)", (all) => {
-      const dates = [...new Set(all.map((l) => day(l.date)))].sort();
-      const [from, to] = [dates[5], dates[12]];
-      return { query: `range=${from},${to}`, expected: (l) => day(l.date) >= from && day(l.date) <= to };
-    }],
+    [
+      "range FROM,TO (inclusive)",
+      (all) => {
+        const dates = [...new Set(all.map((l) => day(l.date)))].sort();
+        const [from, to] = [dates[5], dates[12]];
+        return { query: `range=${from},${to}`, expected: (l) => day(l.date) >= from && day(l.date) <= to };
+      },
+    ],
     ["range open at the end", () => ({ query: "range=2026-11-01,", expected: (l) => day(l.date) >= "2026-11-01" })],
-    ["client_uuid", (all) => {
-      const uuid = all.find((l) => l.client)!.client!.uuid;
-      return { query: `client_uuid=${uuid}`, expected: (l) => l.client?.uuid === uuid };
-    }],
-    ["tasks[]: any of the jobs", (all) => {
-      const jobs = [...new Set(all.filter((l) => l.job).map((l) => l.job!.uuid))].slice(0, 2);
-      return { query: jobs.map((u) => `tasks[]=${u}`).join("&"), expected: (l) => jobs.includes(l.job?.uuid ?? "") };
-    }],
-    ["users[]", (all) => {
-      const users = [...new Set(all.map((l) => l.userId))].slice(0, 2);
-      return { query: users.map((u) => `users[]=${u}`).join("&"), expected: (l) => users.includes(l.userId) };
-    }],
-    ["search: a case-insensitive part of the note", () => ({ query: "search=CALL WITH", expected: (l) => l.note.toLowerCase().includes("call with") })],
+    [
+      "client_uuid",
+      (all) => {
+        const uuid = all.find((l) => l.client)!.client!.uuid;
+        return { query: `client_uuid=${uuid}`, expected: (l) => l.client?.uuid === uuid };
+      },
+    ],
+    [
+      "tasks[]: any of the jobs",
+      (all) => {
+        const jobs = [...new Set(all.filter((l) => l.job).map((l) => l.job!.uuid))].slice(0, 2);
+        return { query: jobs.map((u) => `tasks[]=${u}`).join("&"), expected: (l) => jobs.includes(l.job?.uuid ?? "") };
+      },
+    ],
+    [
+      "users[]",
+      (all) => {
+        const users = [...new Set(all.map((l) => l.userId))].slice(0, 2);
+        return { query: users.map((u) => `users[]=${u}`).join("&"), expected: (l) => users.includes(l.userId) };
+      },
+    ],
+    [
+      "search: a case-insensitive part of the note",
+      () => ({ query: "search=CALL WITH", expected: (l) => l.note.toLowerCase().includes("call with") }),
+    ],
   ];
 
   it.each(cases)("%s", async (_, build) => {
@@ -157,8 +182,16 @@ describe("filters", () => {
   });
 
   it.each([
-    ["a job of another tenant", async () => `tasks[]=${(await (await prisma()).job.findFirstOrThrow({ where: { tenantId: { not: acme } } })).uuid}`],
-    ["a client of another tenant", async () => `client_uuid=${(await (await prisma()).client.findFirstOrThrow({ where: { tenantId: { not: acme } } })).uuid}`],
+    [
+      "a job of another tenant",
+      async () =>
+        `tasks[]=${(await (await prisma()).job.findFirstOrThrow({ where: { tenantId: { not: acme } } })).uuid}`,
+    ],
+    [
+      "a client of another tenant",
+      async () =>
+        `client_uuid=${(await (await prisma()).client.findFirstOrThrow({ where: { tenantId: { not: acme } } })).uuid}`,
+    ],
     ["a job uuid nobody has", async () => `tasks[]=${randomUUID()}`],
     ["a search with LIKE wildcards", async () => "search=%25_"],
   ])("matches nothing for %s", async (_, query) => {
@@ -204,7 +237,9 @@ describe("who sees whose time", () => {
   it("a user who sees only their own time gets nothing for other users", async () => {
     const standard = await userByEmail("standard@acme.test");
     expect(await listUuids(`users[]=${owner.id}`, "standard@acme.test")).toEqual([]);
-    expect((await listUuids(`users[]=${owner.id}&users[]=${standard.id}`, "standard@acme.test")).length).toBeGreaterThan(0);
+    expect(
+      (await listUuids(`users[]=${owner.id}&users[]=${standard.id}`, "standard@acme.test")).length,
+    ).toBeGreaterThan(0);
   });
 
   it("another tenant sees only its own time logs", async () => {
@@ -238,7 +273,10 @@ describe("bad input", () => {
   it("is read-only (405) and needs a token (401)", async () => {
     const client = await prisma();
     const before = await client.timeLog.count();
-    const res = await call(timeLogs, "POST", "time-logs", { token: await tokenFor("owner@acme.test"), body: { minutes: 30 } });
+    const res = await call(timeLogs, "POST", "time-logs", {
+      token: await tokenFor("owner@acme.test"),
+      body: { minutes: 30 },
+    });
     expect(res.status).toBe(405);
     expect(await client.timeLog.count()).toBe(before);
     expect((await call(timeLogs, "GET", "time-logs")).status).toBe(401);

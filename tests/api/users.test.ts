@@ -1,16 +1,29 @@
 // GET /users, /users/{id} and /users/email/{email}: the tenant's users only, never another tenant's.
 import { describe, expect, it } from "vitest";
-import * as users from "@/app/api/v1/users/route";
 import * as userById from "@/app/api/v1/users/[id]/route";
 import * as userByEmailRoute from "@/app/api/v1/users/email/[email]/route";
+import * as users from "@/app/api/v1/users/route";
 import { call, tokenFor, userByEmail } from "../support/api";
 
-const ACME_EMAILS = ["admin@acme.test", "archived@acme.test", "assigned@acme.test", "groups@acme.test", "owner@acme.test", "standard@acme.test", "viewer@acme.test"];
+const ACME_EMAILS = [
+  "admin@acme.test",
+  "archived@acme.test",
+  "assigned@acme.test",
+  "groups@acme.test",
+  "owner@acme.test",
+  "standard@acme.test",
+  "viewer@acme.test",
+];
 
-const list = async (query = "", email = "owner@acme.test") => call(users, "GET", `users${query}`, { token: await tokenFor(email) });
-const byId = async (id: string, email = "owner@acme.test") => call(userById, "GET", `users/${id}`, { token: await tokenFor(email), params: { id } });
+const list = async (query = "", email = "owner@acme.test") =>
+  call(users, "GET", `users${query}`, { token: await tokenFor(email) });
+const byId = async (id: string, email = "owner@acme.test") =>
+  call(userById, "GET", `users/${id}`, { token: await tokenFor(email), params: { id } });
 const byEmail = async (address: string, email = "owner@acme.test") =>
-  call(userByEmailRoute, "GET", `users/email/${encodeURIComponent(address.toWellFormed())}`, { token: await tokenFor(email), params: { email: address } });
+  call(userByEmailRoute, "GET", `users/email/${encodeURIComponent(address.toWellFormed())}`, {
+    token: await tokenFor(email),
+    params: { email: address },
+  });
 
 describe("GET /users", () => {
   it("lists every user of the caller's tenant, archived ones included, and no one else's", async () => {
@@ -44,7 +57,11 @@ describe("GET /users", () => {
 
   it("derives is_contractor from client access, and shows the owner and archived users as such", async () => {
     const byMail = Object.fromEntries((await list()).body.data.map((u: any) => [u.email, u]));
-    expect(byMail["assigned@acme.test"]).toMatchObject({ client_access: "assigned_clients", is_contractor: true, role: "Standard" });
+    expect(byMail["assigned@acme.test"]).toMatchObject({
+      client_access: "assigned_clients",
+      is_contractor: true,
+      role: "Standard",
+    });
     expect(byMail["groups@acme.test"]).toMatchObject({ client_access: "client_groups", is_contractor: false });
     expect(byMail["owner@acme.test"]).toMatchObject({ is_owner: true, role: "Owner" });
     expect(byMail["archived@acme.test"].archived_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -87,7 +104,10 @@ describe("GET /users", () => {
 
   it("is 401 without a token and 405 for writes", async () => {
     expect((await call(users, "GET", "users")).status).toBe(401);
-    const post = await call(users, "POST", "users", { token: await tokenFor("owner@acme.test"), body: { firstname: "X" } });
+    const post = await call(users, "POST", "users", {
+      token: await tokenFor("owner@acme.test"),
+      body: { firstname: "X" },
+    });
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET, OPTIONS");
   });
@@ -98,7 +118,12 @@ describe("GET /users/{id}", () => {
     const groups = await userByEmail("groups@acme.test");
     const res = await byId(String(groups.id));
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: groups.id, fullname: "Gina Groups", email: "groups@acme.test", client_access: "client_groups" });
+    expect(res.body).toMatchObject({
+      id: groups.id,
+      fullname: "Gina Groups",
+      email: "groups@acme.test",
+      client_access: "client_groups",
+    });
   });
 
   it("is 403 for a user of another tenant", async () => {
@@ -114,22 +139,30 @@ describe("GET /users/{id}", () => {
     expect(res.body).toEqual({ message: "User not found." });
   });
 
-  it.each(["abc", "1.5", "-1", "0", "1e3", "01", "99999999999999999999", "1 OR 1=1"])("is 404 for the non-id %j", async (id) => {
-    const res = await byId(id);
-    expect(res.status).toBe(404);
-  });
+  it.each(["abc", "1.5", "-1", "0", "1e3", "01", "99999999999999999999", "1 OR 1=1"])(
+    "is 404 for the non-id %j",
+    async (id) => {
+      const res = await byId(id);
+      expect(res.status).toBe(404);
+    },
+  );
 });
 
 describe("GET /users/email/{email}", () => {
   it("finds a user of the tenant, ignoring case", async () => {
     const res = await byEmail("Admin@ACME.test");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: expect.objectContaining({ email: "admin@acme.test", fullname: "Adam Admin", role: "Admin" }) });
+    expect(res.body).toEqual({
+      data: expect.objectContaining({ email: "admin@acme.test", fullname: "Adam Admin", role: "Admin" }),
+    });
   });
 
   it("takes the email as the router decoded it, without decoding it a second time", async () => {
     // Next decodes the path segment once: `standard%2540acme.test` arrives as `standard%40acme.test`, which is not standard@.
-    const res = await call(userByEmailRoute, "GET", "users/email/x", { token: await tokenFor("owner@acme.test"), params: { email: "standard%40acme.test" } });
+    const res = await call(userByEmailRoute, "GET", "users/email/x", {
+      token: await tokenFor("owner@acme.test"),
+      params: { email: "standard%40acme.test" },
+    });
     expect(res.body).toEqual({ data: null });
   });
 

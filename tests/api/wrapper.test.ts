@@ -1,14 +1,18 @@
 // The API wrapper's error model, tested on real routes where one exists and on a probe route for body handling.
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import * as me from "@/app/api/v1/me/route";
 import * as unknown from "@/app/api/v1/[[...path]]/route";
+import * as me from "@/app/api/v1/me/route";
 import { apiRoute, created, MAX_BODY_BYTES } from "@/lib/api/route";
 import { parseInput } from "@/lib/api/validation";
 import { DEMO_TOKEN } from "@/lib/demo/seed";
 import { call } from "../support/api";
 
-const probeSchema = z.object({ name: z.string().max(5), contact: z.object({ email: z.email() }).optional(), tags: z.array(z.number().int()).optional() });
+const probeSchema = z.object({
+  name: z.string().max(5),
+  contact: z.object({ email: z.email() }).optional(),
+  tags: z.array(z.number().int()).optional(),
+});
 const probe = apiRoute({
   POST: async ({ body }) => created(parseInput(probeSchema, body)),
   PUT: async () => {
@@ -35,17 +39,33 @@ describe("request bodies", () => {
     expect(res.body).toEqual({ message: "The request body is not valid JSON." });
   });
 
-  it.each([["an array", [1, 2]], ["a string", "name"], ["null", null], ["a number", 42]])("is 400 when the body is %s", async (_, body) => {
-    const res = await call(probe, "POST", "probe", { token, rawBody: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+  it.each([
+    ["an array", [1, 2]],
+    ["a string", "name"],
+    ["null", null],
+    ["a number", 42],
+  ])("is 400 when the body is %s", async (_, body) => {
+    const res = await call(probe, "POST", "probe", {
+      token,
+      rawBody: JSON.stringify(body),
+      headers: { "Content-Type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "The request body must be a JSON object." });
   });
 
-  it.each(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"])("is 415 for Content-Type %s", async (type) => {
-    const res = await call(probe, "POST", "probe", { token, rawBody: '{"name":"ok"}', headers: { "Content-Type": type } });
-    expect(res.status).toBe(415);
-    expect(res.body.message).toMatch(/Content-Type: application\/json/);
-  });
+  it.each(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"])(
+    "is 415 for Content-Type %s",
+    async (type) => {
+      const res = await call(probe, "POST", "probe", {
+        token,
+        rawBody: '{"name":"ok"}',
+        headers: { "Content-Type": type },
+      });
+      expect(res.status).toBe(415);
+      expect(res.body.message).toMatch(/Content-Type: application\/json/);
+    },
+  );
 
   it("is 415 without a Content-Type", async () => {
     const res = await call(probe, "POST", "probe", { token, rawBody: '{"name":"ok"}' });
@@ -53,7 +73,11 @@ describe("request bodies", () => {
   });
 
   it("accepts a JSON content type with a charset", async () => {
-    const res = await call(probe, "POST", "probe", { token, rawBody: '{"name":"ok"}', headers: { "Content-Type": "application/json; charset=utf-8" } });
+    const res = await call(probe, "POST", "probe", {
+      token,
+      rawBody: '{"name":"ok"}',
+      headers: { "Content-Type": "application/json; charset=utf-8" },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -64,7 +88,10 @@ describe("request bodies", () => {
   });
 
   it("is 422 with an errors map keyed by dot paths", async () => {
-    const res = await call(probe, "POST", "probe", { token, body: { name: "toolong", contact: { email: "nope" }, tags: [1, "x"] } });
+    const res = await call(probe, "POST", "probe", {
+      token,
+      body: { name: "toolong", contact: { email: "nope" }, tags: [1, "x"] },
+    });
     expect(res.status).toBe(422);
     expect(res.body.message).toMatch(/invalid/i);
     expect(res.body.errors).toEqual({
@@ -87,10 +114,13 @@ describe("request bodies", () => {
 });
 
 describe("content negotiation", () => {
-  it.each(["application/json", "*/*", "application/*", "text/html, application/json;q=0.9", "APPLICATION/JSON"])("answers Accept: %s", async (accept) => {
-    const res = await call(me, "GET", "me", { token, headers: { Accept: accept } });
-    expect(res.status).toBe(200);
-  });
+  it.each(["application/json", "*/*", "application/*", "text/html, application/json;q=0.9", "APPLICATION/JSON"])(
+    "answers Accept: %s",
+    async (accept) => {
+      const res = await call(me, "GET", "me", { token, headers: { Accept: accept } });
+      expect(res.status).toBe(200);
+    },
+  );
 
   it.each(["text/html", "application/xml", "application/json;q=0"])("is 406 for Accept: %s", async (accept) => {
     const res = await call(me, "GET", "me", { token, headers: { Accept: accept } });
@@ -131,7 +161,10 @@ describe("unexpected errors", () => {
     const res = await call(probe, "PUT", "probe", { token, body: {} });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ message: "Server error" });
-    expect(log).toHaveBeenCalledWith("Unhandled error in API request", expect.objectContaining({ message: expect.stringContaining("secret_table") }));
+    expect(log).toHaveBeenCalledWith(
+      "Unhandled error in API request",
+      expect.objectContaining({ message: expect.stringContaining("secret_table") }),
+    );
     log.mockRestore();
   });
 });

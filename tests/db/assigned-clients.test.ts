@@ -23,8 +23,14 @@ const pair = (r: { tenantId: number; userId: number; clientId: number }) => `${r
 /** The (tenant, user, client) triples by definition, from the clients and jobs, and as the kept table has them. */
 async function bothSets() {
   const [managed, assignments, kept] = await Promise.all([
-    db.client.findMany({ where: { accountManagerId: { not: null } }, select: { tenantId: true, id: true, accountManagerId: true } }),
-    db.jobAssignee.findMany({ where: { job: { clientId: { not: null } } }, select: { tenantId: true, userId: true, job: { select: { clientId: true } } } }),
+    db.client.findMany({
+      where: { accountManagerId: { not: null } },
+      select: { tenantId: true, id: true, accountManagerId: true },
+    }),
+    db.jobAssignee.findMany({
+      where: { job: { clientId: { not: null } } },
+      select: { tenantId: true, userId: true, job: { select: { clientId: true } } },
+    }),
     db.assignedClient.findMany(),
   ]);
   const defined = new Set([
@@ -66,7 +72,9 @@ describe("assigned clients", () => {
 
   it("follow assignments: kept while any job of the client is assigned to the user, or the user manages it", async () => {
     const { id: clientId } = await newClient("Assignment probe");
-    const first = await db.job.create({ data: { tenantId, name: "First", clientId, assignees: { create: [{ userId: casey }] } } });
+    const first = await db.job.create({
+      data: { tenantId, name: "First", clientId, assignees: { create: [{ userId: casey }] } },
+    });
     const second = await db.job.create({ data: { tenantId, name: "Second", clientId } });
     expect(await keptFor(casey, clientId)).toBe(true);
 
@@ -88,17 +96,30 @@ describe("assigned clients", () => {
   it("follow a job moved to another client, to no client, and deleted", async () => {
     const from = await newClient("Move from");
     const to = await newClient("Move to");
-    const job = await db.job.create({ data: { tenantId, name: "Moving", clientId: from.id, assignees: { create: [{ userId: casey }, { userId: admin }] } } });
+    const job = await db.job.create({
+      data: {
+        tenantId,
+        name: "Moving",
+        clientId: from.id,
+        assignees: { create: [{ userId: casey }, { userId: admin }] },
+      },
+    });
     const where = { tenantId_id: { tenantId, id: job.id } };
 
     await db.job.update({ where, data: { clientId: to.id } });
-    expect([await keptFor(casey, from.id), await keptFor(casey, to.id), await keptFor(admin, to.id)]).toEqual([false, true, true]);
+    expect([await keptFor(casey, from.id), await keptFor(casey, to.id), await keptFor(admin, to.id)]).toEqual([
+      false,
+      true,
+      true,
+    ]);
 
     await db.job.update({ where, data: { clientId: null } });
     expect([await keptFor(casey, to.id), await keptFor(admin, to.id)]).toEqual([false, false]);
 
     await db.job.update({ where, data: { clientId: from.id } });
-    const other = await db.job.create({ data: { tenantId, name: "Stays", clientId: from.id, assignees: { create: [{ userId: admin }] } } });
+    const other = await db.job.create({
+      data: { tenantId, name: "Stays", clientId: from.id, assignees: { create: [{ userId: admin }] } },
+    });
     await db.job.delete({ where });
     // Casey's only job on the client is gone; the admin still has another one there.
     expect([await keptFor(casey, from.id), await keptFor(admin, from.id)]).toEqual([false, true]);
@@ -132,34 +153,44 @@ describe("assigned clients", () => {
   }
 
   const someoneWaitsForALock = async () =>
-    (await db.$queryRaw<{ waiting: number }[]>`
-      SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)[0].waiting > 0;
+    (
+      await db.$queryRaw<{ waiting: number }[]>`
+      SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`
+    )[0].waiting > 0;
 
   // Without the client row's lock in refresh_assigned_client this fails (checked).
-  it.skipIf(!process.env.DATABASE_URL)("keep a client while another job of it is assigned to the user at the same time", async () => {
-    const { id: clientId } = await newClient("Concurrent probe");
-    const first = await db.job.create({ data: { tenantId, name: "First", clientId, assignees: { create: [{ userId: casey }] } } });
-    const second = await db.job.create({ data: { tenantId, name: "Second", clientId } });
-    await whileOpen(
-      (tx) => tx.jobAssignee.create({ data: { tenantId, jobId: second.id, userId: casey } }),
-      () => db.jobAssignee.delete({ where: { tenantId_jobId_userId: { tenantId, jobId: first.id, userId: casey } } }),
-    );
-    expect(await keptFor(casey, clientId)).toBe(true);
-    await expectKeptAsDefined();
-  });
+  it.skipIf(!process.env.DATABASE_URL)(
+    "keep a client while another job of it is assigned to the user at the same time",
+    async () => {
+      const { id: clientId } = await newClient("Concurrent probe");
+      const first = await db.job.create({
+        data: { tenantId, name: "First", clientId, assignees: { create: [{ userId: casey }] } },
+      });
+      const second = await db.job.create({ data: { tenantId, name: "Second", clientId } });
+      await whileOpen(
+        (tx) => tx.jobAssignee.create({ data: { tenantId, jobId: second.id, userId: casey } }),
+        () => db.jobAssignee.delete({ where: { tenantId_jobId_userId: { tenantId, jobId: first.id, userId: casey } } }),
+      );
+      expect(await keptFor(casey, clientId)).toBe(true);
+      await expectKeptAsDefined();
+    },
+  );
 
   // Without the share lock on the job in assigned_job_client this fails (checked).
-  it.skipIf(!process.env.DATABASE_URL)("give the new client of a job being moved to a user assigned to it at the same time", async () => {
-    const from = await newClient("Concurrent move from");
-    const to = await newClient("Concurrent move to");
-    const job = await db.job.create({ data: { tenantId, name: "Moving", clientId: from.id } });
-    await whileOpen(
-      (tx) => tx.job.update({ where: { tenantId_id: { tenantId, id: job.id } }, data: { clientId: to.id } }),
-      () => db.jobAssignee.create({ data: { tenantId, jobId: job.id, userId: casey } }),
-    );
-    expect([await keptFor(casey, from.id), await keptFor(casey, to.id)]).toEqual([false, true]);
-    await expectKeptAsDefined();
-  });
+  it.skipIf(!process.env.DATABASE_URL)(
+    "give the new client of a job being moved to a user assigned to it at the same time",
+    async () => {
+      const from = await newClient("Concurrent move from");
+      const to = await newClient("Concurrent move to");
+      const job = await db.job.create({ data: { tenantId, name: "Moving", clientId: from.id } });
+      await whileOpen(
+        (tx) => tx.job.update({ where: { tenantId_id: { tenantId, id: job.id } }, data: { clientId: to.id } }),
+        () => db.jobAssignee.create({ data: { tenantId, jobId: job.id, userId: casey } }),
+      );
+      expect([await keptFor(casey, from.id), await keptFor(casey, to.id)]).toEqual([false, true]);
+      await expectKeptAsDefined();
+    },
+  );
 
   it("follow a client whose key and account manager change in one statement", async () => {
     const { id } = await newClient("Rekeyed probe", casey);

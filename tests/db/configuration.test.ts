@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { assertDatabaseConfigured } from "@/lib/db/client";
 import { register } from "@/instrumentation";
+import { assertDatabaseConfigured } from "@/lib/db/client";
 
 afterEach(() => {
   vi.unstubAllEnvs();

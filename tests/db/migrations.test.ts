@@ -22,15 +22,29 @@ describe("migrations on an empty embedded database", () => {
     try {
       const names = (await listMigrations()).map((m) => m.name);
       expect(await applyMigrations(db)).toEqual(names);
-      const tables = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'");
-      const before = await db.query("SELECT migration_name, checksum, finished_at FROM _prisma_migrations ORDER BY migration_name");
+      const tables = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'",
+      );
+      const before = await db.query(
+        "SELECT migration_name, checksum, finished_at FROM _prisma_migrations ORDER BY migration_name",
+      );
       expect(before.rows.map((r: any) => r.migration_name)).toEqual(names);
 
       expect(await applyMigrations(db)).toEqual([]);
-      const after = await db.query("SELECT migration_name, checksum, finished_at FROM _prisma_migrations ORDER BY migration_name");
+      const after = await db.query(
+        "SELECT migration_name, checksum, finished_at FROM _prisma_migrations ORDER BY migration_name",
+      );
       expect(after.rows).toEqual(before.rows);
-      expect((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'")).rows).toEqual(tables.rows);
-      expect((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM countries")).rows[0].n).toBeGreaterThan(240);
+      expect(
+        (
+          await db.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'",
+          )
+        ).rows,
+      ).toEqual(tables.rows);
+      expect((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM countries")).rows[0].n).toBeGreaterThan(
+        240,
+      );
     } finally {
       await db.close();
     }
@@ -45,14 +59,19 @@ describe.runIf(pgUrl)("migrations on an empty PostgreSQL database", () => {
     const url = databaseUrlFor(pgUrl!, name);
     const run = () =>
       adminQuery(url, (session) =>
-        applyMigrations({ query: (sql, params) => session.query(sql, params) as never, exec: (sql) => session.query(sql) }),
+        applyMigrations({
+          query: (sql, params) => session.query(sql, params) as never,
+          exec: (sql) => session.query(sql),
+        }),
       ) as Promise<string[]>;
     try {
       const names = (await listMigrations()).map((m) => m.name);
       const [first, second] = await Promise.all([run(), run()]);
       expect([...first, ...second].sort()).toEqual(names);
       expect(await run()).toEqual([]);
-      const recorded = (await adminQuery(url, "SELECT count(*)::int AS n FROM _prisma_migrations")) as { rows: { n: number }[] };
+      const recorded = (await adminQuery(url, "SELECT count(*)::int AS n FROM _prisma_migrations")) as {
+        rows: { n: number }[];
+      };
       expect(recorded.rows[0].n).toBe(names.length);
     } finally {
       await adminQuery(pgUrl!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -71,7 +90,9 @@ describe("a failing migration", () => {
     const db = openPGlite("memory://");
     try {
       await expect(applyMigrations(db, dir)).rejects.toThrow(/002_bad failed/);
-      const tables = await db.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1");
+      const tables = await db.query<{ table_name: string }>(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
+      );
       expect(tables.rows.map((r) => r.table_name)).toEqual(["_prisma_migrations", "a"]);
       const recorded = await db.query<{ migration_name: string }>("SELECT migration_name FROM _prisma_migrations");
       expect(recorded.rows.map((r) => r.migration_name)).toEqual(["001_ok"]);

@@ -35,7 +35,9 @@ describe("tenant-scoped database access", () => {
     const tag = await db.tag.create({ data: { tenantId: acme.id, name: "scoped-create" } });
     expect(tag.tenantId).toBe(acme.id);
     await expect(db.tag.create({ data: { tenantId: birch.id, name: "smuggled" } })).rejects.toThrow(/another tenant/);
-    await expect(db.tag.createMany({ data: [{ tenantId: birch.id, name: "smuggled" }] })).rejects.toThrow(/another tenant/);
+    await expect(db.tag.createMany({ data: [{ tenantId: birch.id, name: "smuggled" }] })).rejects.toThrow(
+      /another tenant/,
+    );
     expect(await client.tag.count({ where: { name: "smuggled" } })).toBe(0);
   });
 
@@ -46,11 +48,18 @@ describe("tenant-scoped database access", () => {
 
     const updated = await db.client.updateMany({ where: { id: birchClient.id }, data: { name: "Hijacked" } });
     expect(updated.count).toBe(0);
-    await expect(db.client.update({ where: { tenantId_id: { tenantId: acme.id, id: birchClient.id } }, data: { name: "Hijacked" } })).rejects.toThrow();
+    await expect(
+      db.client.update({
+        where: { tenantId_id: { tenantId: acme.id, id: birchClient.id } },
+        data: { name: "Hijacked" },
+      }),
+    ).rejects.toThrow();
     expect((await db.client.deleteMany({ where: { id: birchClient.id } })).count).toBe(0);
 
     const own = await db.client.findFirstOrThrow();
-    await expect(db.client.updateMany({ where: { id: own.id }, data: { tenantId: birch.id } })).rejects.toThrow(/another tenant/);
+    await expect(db.client.updateMany({ where: { id: own.id }, data: { tenantId: birch.id } })).rejects.toThrow(
+      /another tenant/,
+    );
 
     const after = await client.client.findFirstOrThrow({ where: { tenantId: birch.id, id: birchClient.id } });
     expect(after).toEqual(birchClient);
@@ -68,6 +77,8 @@ describe("tenant-scoped database access", () => {
     const { client, acme, birch } = await tenants();
     const acmeClient = await client.client.findFirstOrThrow({ where: { tenantId: acme.id } });
     const birchTag = await client.tag.findFirstOrThrow({ where: { tenantId: birch.id } });
-    await expect(client.clientTag.create({ data: { tenantId: acme.id, clientId: acmeClient.id, tagId: birchTag.id } })).rejects.toThrow();
+    await expect(
+      client.clientTag.create({ data: { tenantId: acme.id, clientId: acmeClient.id, tagId: birchTag.id } }),
+    ).rejects.toThrow();
   });
 });

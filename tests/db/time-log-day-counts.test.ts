@@ -7,7 +7,8 @@ import { userByEmail } from "../support/api";
 /** Counts per (tenant, user, day) as the time logs have them and as the kept table has them (zero rows dropped). */
 async function bothCounts() {
   const db = await prisma();
-  const key = (r: { tenantId: number; userId: number; date: Date }) => `${r.tenantId}/${r.userId}/${r.date.toISOString().slice(0, 10)}`;
+  const key = (r: { tenantId: number; userId: number; date: Date }) =>
+    `${r.tenantId}/${r.userId}/${r.date.toISOString().slice(0, 10)}`;
   const actual = await db.timeLog.groupBy({ by: ["tenantId", "userId", "date"], _count: { _all: true } });
   const kept = await db.timeLogDayCount.findMany({ where: { count: { not: 0 } } });
   return {
@@ -33,7 +34,10 @@ describe("per-day time log counts", () => {
     const single = await db.timeLog.create({ data: { ...base, userId: owner.id, date: days[0] } });
     expect((await bothCounts()).kept).toEqual((await bothCounts()).actual);
 
-    await db.timeLog.update({ where: { tenantId_id: { tenantId: owner.tenantId, id: single.id } }, data: { date: days[1] } });
+    await db.timeLog.update({
+      where: { tenantId_id: { tenantId: owner.tenantId, id: single.id } },
+      data: { date: days[1] },
+    });
     await db.timeLog.updateMany({ where: { note: "count probe", date: days[0] }, data: { userId: admin.id } });
     let counts = await bothCounts();
     expect(counts.kept).toEqual(counts.actual);
@@ -50,7 +54,9 @@ describe("per-day time log counts", () => {
     const owner = await userByEmail("owner@acme.test");
     await db.$executeRawUnsafe("TRUNCATE time_logs");
     expect(await db.timeLogDayCount.count()).toBe(0);
-    await db.timeLog.create({ data: { tenantId: owner.tenantId, userId: owner.id, minutes: 15, date: new Date("2031-02-03T00:00:00Z") } });
+    await db.timeLog.create({
+      data: { tenantId: owner.tenantId, userId: owner.id, minutes: 15, date: new Date("2031-02-03T00:00:00Z") },
+    });
     expect((await bothCounts()).kept).toEqual({ [`${owner.tenantId}/${owner.id}/2031-02-03`]: 1 });
   });
 });

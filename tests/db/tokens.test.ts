@@ -14,7 +14,10 @@ describe("minting a token from the terminal (npm run token:create)", () => {
     expect(res.status).toBe(200);
     expect(res.body.email).toBe("admin@acme.test");
     const listed = await listApiTokens(client, { tenantId: user.tenantId, userId: user.id });
-    expect(listed.find((t) => t.name === "From the CLI")).toMatchObject({ lastFour: token.slice(-4), lastUsedAt: expect.any(Date) });
+    expect(listed.find((t) => t.name === "From the CLI")).toMatchObject({
+      lastFour: token.slice(-4),
+      lastUsedAt: expect.any(Date),
+    });
     expect(JSON.stringify(listed)).not.toContain(token);
   });
 

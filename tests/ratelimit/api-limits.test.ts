@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { prisma } from "@/lib/db/client";
 import { createApiToken, generateTokenValue } from "@/lib/tokens";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
-import { call, userByEmail, type ApiResult } from "../support/api";
+import { type ApiResult, call, userByEmail } from "../support/api";
 import { startAppInstance } from "../support/app-instance";
 
 let emulator: UpstashEmulator;
@@ -50,7 +50,11 @@ function expectRefused(res: ApiResult, limit: number, windowSeconds: number) {
 }
 
 const backends = [
-  { name: "Upstash REST on Redis", shared: true, env: () => ({ UPSTASH_REDIS_REST_URL: emulator.url, UPSTASH_REDIS_REST_TOKEN: emulator.token }) },
+  {
+    name: "Upstash REST on Redis",
+    shared: true,
+    env: () => ({ UPSTASH_REDIS_REST_URL: emulator.url, UPSTASH_REDIS_REST_TOKEN: emulator.token }),
+  },
   { name: "in-process", shared: false, env: () => ({}) },
 ];
 
@@ -152,7 +156,10 @@ describe.each(backends)("API rate limits, $name", (backend) => {
     const from = (address: string) => ({ "X-Forwarded-For": `${address}, 10.0.0.1` });
     const attacker = from("203.0.113.9");
 
-    for (const [remaining, token] of [[1, generateTokenValue()], [0, null]] as const) {
+    for (const [remaining, token] of [
+      [1, generateTokenValue()],
+      [0, null],
+    ] as const) {
       const res = await call(app.me, "GET", "me", { token, headers: attacker });
       expect(res.status).toBe(401);
       expect(res.headers.get("x-ratelimit-limit")).toBe("2");
@@ -163,8 +170,12 @@ describe.each(backends)("API rate limits, $name", (backend) => {
     const valid = await newToken("owner@acme.test");
     expectRefused(await call(app.me, "GET", "me", { token: valid, headers: attacker }), 2, 60);
 
-    expect((await call(app.me, "GET", "me", { token: generateTokenValue(), headers: from("198.51.100.4") })).status).toBe(401);
-    expect((await call(app.me, "GET", "me", { token: valid, headers: { "X-Real-IP": "198.51.100.5" } })).status).toBe(200);
+    expect(
+      (await call(app.me, "GET", "me", { token: generateTokenValue(), headers: from("198.51.100.4") })).status,
+    ).toBe(401);
+    expect((await call(app.me, "GET", "me", { token: valid, headers: { "X-Real-IP": "198.51.100.5" } })).status).toBe(
+      200,
+    );
   });
 
   it("puts the headers on error answers too", async () => {
@@ -186,7 +197,12 @@ describe.each(backends)("API rate limits, $name", (backend) => {
 });
 
 describe("when Upstash Redis cannot be reached", () => {
-  const unreachable = (url: string) => ({ RATE_LIMIT_KEY_PREFIX: `${run}:${++testNumber}`, RATE_LIMIT_PER_MINUTE: "1", UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: "t" });
+  const unreachable = (url: string) => ({
+    RATE_LIMIT_KEY_PREFIX: `${run}:${++testNumber}`,
+    RATE_LIMIT_PER_MINUTE: "1",
+    UPSTASH_REDIS_REST_URL: url,
+    UPSTASH_REDIS_REST_TOKEN: "t",
+  });
 
   it("keeps answering, and logs once rather than per request", async () => {
     const stopped = await startUpstashEmulator();

@@ -27,7 +27,10 @@ const backends = [
       return createRateLimiter({ prefix: "remaining", limit, windowMs: 60 * 60_000 });
     },
   },
-  { name: "in-process", create: (limit: number) => new InProcessLimiter({ prefix: "remaining", limit, windowMs: 60 * 60_000 }) },
+  {
+    name: "in-process",
+    create: (limit: number) => new InProcessLimiter({ prefix: "remaining", limit, windowMs: 60 * 60_000 }),
+  },
 ];
 
 describe.each(backends)("a rate limiter, $name", ({ create }) => {

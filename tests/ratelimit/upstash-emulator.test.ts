@@ -6,7 +6,8 @@ import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-em
 
 let emulator: UpstashEmulator;
 let redis: Redis;
-const key = (name: string) => `test:emulator:${Date.now().toString(36)}:${Math.random().toString(36).slice(2, 8)}:${name}`;
+const key = (name: string) =>
+  `test:emulator:${Date.now().toString(36)}:${Math.random().toString(36).slice(2, 8)}:${name}`;
 
 beforeAll(async () => {
   emulator = await startUpstashEmulator();
@@ -17,7 +18,11 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${emulator.url}${path}`, { method: "POST", headers: { Authorization: `Bearer ${emulator.token}`, ...headers }, body: JSON.stringify(body) });
+  fetch(`${emulator.url}${path}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${emulator.token}`, ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe("Upstash REST emulator", () => {
   it("runs single commands, pipelines and transactions for @upstash/redis, non-ASCII values intact", async () => {
@@ -36,11 +41,19 @@ describe("Upstash REST emulator", () => {
 
   it("answers each command of a pipeline or transaction with its result or its error", async () => {
     const name = key("text");
-    const commands = [["SET", name, "x", "EX", 60], ["INCR", name], ["GET", name]];
+    const commands = [
+      ["SET", name, "x", "EX", 60],
+      ["INCR", name],
+      ["GET", name],
+    ];
     for (const path of ["/pipeline", "/multi-exec"]) {
       const res = await post(path, commands);
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual([{ result: "OK" }, { error: expect.stringMatching(/not an integer/) }, { result: "x" }]);
+      expect(await res.json()).toEqual([
+        { result: "OK" },
+        { error: expect.stringMatching(/not an integer/) },
+        { result: "x" },
+      ]);
     }
   });
 
@@ -60,7 +73,11 @@ describe("Upstash REST emulator", () => {
   });
 
   it("refuses a wrong token", async () => {
-    const res = await fetch(emulator.url, { method: "POST", headers: { Authorization: "Bearer wrong" }, body: '["PING"]' });
+    const res = await fetch(emulator.url, {
+      method: "POST",
+      headers: { Authorization: "Bearer wrong" },
+      body: '["PING"]',
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: "Unauthorized" });
   });

@@ -18,7 +18,13 @@ vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
 async function signInAs(email: string) {
   const user = await userByEmail(email);
-  session.user = { tenantId: user.tenantId, userId: user.id, name: user.firstname, email: user.email, timezone: user.timezone };
+  session.user = {
+    tenantId: user.tenantId,
+    userId: user.id,
+    name: user.firstname,
+    email: user.email,
+    timezone: user.timezone,
+  };
   return session.user;
 }
 
@@ -44,7 +50,10 @@ describe("the create token action", () => {
 
   it("answers a message and creates nothing for a blank or too long name", async () => {
     const user = await signInAs("viewer@acme.test");
-    expect(await createToken({ status: "idle" }, form({ name: "   " }))).toEqual({ status: "invalid", error: "Give the token a name." });
+    expect(await createToken({ status: "idle" }, form({ name: "   " }))).toEqual({
+      status: "invalid",
+      error: "Give the token a name.",
+    });
     expect(await createToken({ status: "idle" }, form({ name: "x".repeat(101) }))).toEqual({
       status: "invalid",
       error: "The name may be at most 100 characters.",
@@ -58,7 +67,11 @@ describe("the delete token action", () => {
     const client = await prisma();
     const colleague = await userByEmail("owner@acme.test");
     const outsider = await userByEmail("owner@birch.test");
-    const colleagues = await createApiToken(client, { tenantId: colleague.tenantId, userId: colleague.id }, "colleague's");
+    const colleagues = await createApiToken(
+      client,
+      { tenantId: colleague.tenantId, userId: colleague.id },
+      "colleague's",
+    );
     const outsiders = await createApiToken(client, { tenantId: outsider.tenantId, userId: outsider.id }, "outsider's");
 
     await signInAs("admin@acme.test");

@@ -21,7 +21,12 @@ export interface ApiResult<T = any> {
   body: T;
 }
 
-export async function call<T = any>(route: RouteModule, method: string, path: string, options: CallOptions = {}): Promise<ApiResult<T>> {
+export async function call<T = any>(
+  route: RouteModule,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   let body: string | undefined = options.rawBody;
@@ -58,7 +63,19 @@ export async function userByEmail(email: string) {
 
 /** Row counts of the tables a write could touch: equal before and after means nothing changed. One query. */
 export async function tableCounts() {
-  const tables = ["clients", "contacts", "client_contacts", "client_tags", "client_group_members", "custom_field_values", "jobs", "job_assignees", "job_followers", "job_tags", "time_logs"];
+  const tables = [
+    "clients",
+    "contacts",
+    "client_contacts",
+    "client_tags",
+    "client_group_members",
+    "custom_field_values",
+    "jobs",
+    "job_assignees",
+    "job_followers",
+    "job_tags",
+    "time_logs",
+  ];
   const [row] = await (await prisma()).$queryRawUnsafe<Record<string, number>[]>(
     `SELECT ${tables.map((t) => `(SELECT count(*)::int FROM "${t}") AS "${t}"`).join(", ")}`,
   );

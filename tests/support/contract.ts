@@ -38,14 +38,20 @@ export function assertMatchesContract(method: string, pathname: string, status: 
   const { doc, ajv } = load();
   const route = documentedOperation(method, pathname);
   if (!route) return;
-  const operation = (doc.paths as Record<string, Record<string, { responses: Record<string, ResponseSpec> }>>)[route.template][method.toLowerCase()];
+  const operation = (doc.paths as Record<string, Record<string, { responses: Record<string, ResponseSpec> }>>)[
+    route.template
+  ][method.toLowerCase()];
   let response = operation.responses[status];
-  if (!response) throw new Error(`${method} ${route.template} answered ${status}, which the OpenAPI document does not list`);
-  if (response.$ref) response = (doc.components.responses as Record<string, ResponseSpec>)[response.$ref.split("/").pop()!];
+  if (!response)
+    throw new Error(`${method} ${route.template} answered ${status}, which the OpenAPI document does not list`);
+  if (response.$ref)
+    response = (doc.components.responses as Record<string, ResponseSpec>)[response.$ref.split("/").pop()!];
   const schema = response.content?.["application/json"].schema as { $ref?: string };
   const validate = schema.$ref ? ajv.getSchema(`${BASE}${schema.$ref}`)! : ajv.compile(schema);
   if (!validate(body)) {
     const problems = ajv.errorsText(validate.errors, { separator: "\n  " });
-    throw new Error(`${method} ${route.template} ${status}: the body does not match the OpenAPI document:\n  ${problems}`);
+    throw new Error(
+      `${method} ${route.template} ${status}: the body does not match the OpenAPI document:\n  ${problems}`,
+    );
   }
 }

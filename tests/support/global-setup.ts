@@ -2,13 +2,13 @@
 // copies of it (tests/support/per-file-database.ts), so every test file starts from the same known state.
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import type { TestProject } from "vitest/node";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import type { TestProject } from "vitest/node";
 import { applyMigrations } from "@/lib/db/migrations";
 import { openPGlite } from "@/lib/db/pglite";
 import { seedDemo } from "@/lib/demo/seed";
+import { PrismaClient } from "@/lib/generated/prisma/client";
 import { adminQuery, databaseUrlFor } from "./postgres";
 
 export const PGLITE_TEMPLATE = path.resolve(".data/test-template");
@@ -27,7 +27,10 @@ export default async function setup(project: TestProject) {
     await adminQuery(url, `CREATE DATABASE "${template}"`);
     const client = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrlFor(url, template) }) });
     await adminQuery(databaseUrlFor(url, template), async (session) => {
-      await applyMigrations({ query: (sql, params) => session.query(sql, params) as never, exec: (sql) => session.query(sql) });
+      await applyMigrations({
+        query: (sql, params) => session.query(sql, params) as never,
+        exec: (sql) => session.query(sql),
+      });
     });
     await seedDemo(client);
     await client.$disconnect();

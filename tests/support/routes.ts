@@ -1,11 +1,11 @@
 // Finds the route module of each operation of the OpenAPI document, and real records to put in its path, so that
 // sweeps over the document reach every endpoint without naming them.
 import path from "node:path";
-import { operations, type Operation } from "@/lib/openapi/operations";
 import { prisma } from "@/lib/db/client";
+import { type Operation, operations } from "@/lib/openapi/operations";
 import type { RouteModule } from "./api";
 
-export { operations, type Operation };
+export { type Operation, operations };
 
 /** `/clients/{uuid}` → the module of app/api/v1/clients/[uuid]/route.ts. */
 export async function routeModule(template: string): Promise<RouteModule> {
@@ -29,11 +29,17 @@ type Kind = "client" | "contact" | "job" | "user";
 /** What a path's record is: the resource named by the segment before the parameter. */
 export function recordKind(op: Operation): Kind | undefined {
   const segment = op.path.split("/").find((_, i, parts) => parts[i + 1]?.startsWith("{"));
-  return ({ clients: "client", contacts: "contact", jobs: "job", users: "user", email: "user" } as Record<string, Kind>)[segment ?? ""];
+  return (
+    { clients: "client", contacts: "contact", jobs: "job", users: "user", email: "user" } as Record<string, Kind>
+  )[segment ?? ""];
 }
 
 /** The path parameters that name one record of the tenant: a uuid, an integer id, or an email. */
-export async function recordParams(op: Operation, tenantId: number, where: object = {}): Promise<Record<string, string>> {
+export async function recordParams(
+  op: Operation,
+  tenantId: number,
+  where: object = {},
+): Promise<Record<string, string>> {
   const kind = recordKind(op);
   const names = Object.keys(op.params ?? {});
   if (!kind || names.length === 0) return {};
@@ -48,6 +54,13 @@ export async function recordParams(op: Operation, tenantId: number, where: objec
           ? await client.job.findFirstOrThrow({ where: scope, orderBy: { id: "asc" } })
           : await client.user.findFirstOrThrow({ where: scope, orderBy: { id: "asc" } });
   return Object.fromEntries(
-    names.map((name) => [name, name === "email" ? (record as { email: string }).email : name === "id" ? String(record.id) : (record as { uuid: string }).uuid]),
+    names.map((name) => [
+      name,
+      name === "email"
+        ? (record as { email: string }).email
+        : name === "id"
+          ? String(record.id)
+          : (record as { uuid: string }).uuid,
+    ]),
   );
 }

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/client";
 import { call, tenantByName, tokenFor, userByEmail } from "../support/api";
-import { operations, pathOf, recordKind, recordParams, routeModule, type Operation } from "../support/routes";
+import { type Operation, operations, pathOf, recordKind, recordParams, routeModule } from "../support/routes";
 
 const MARKER = "Birch-only marker";
 
@@ -30,10 +30,32 @@ beforeAll(async () => {
   const birchId = (await tenantByName("Birch Bookkeeping")).id;
   const owner = await userByEmail("owner@birch.test");
   const markerClient = await client.client.create({ data: { tenantId: birchId, name: `${MARKER} client` } });
-  const markerContact = await client.contact.create({ data: { tenantId: birchId, firstname: MARKER, lastname: "Contact", preferredName: MARKER, email: "marker@birch-only.test" } });
-  await client.clientContact.create({ data: { tenantId: birchId, clientId: markerClient.id, contactId: markerContact.id } });
-  const markerJob = await client.job.create({ data: { tenantId: birchId, name: `${MARKER} job`, clientId: markerClient.id } });
-  await client.timeLog.create({ data: { tenantId: birchId, userId: owner.id, jobId: markerJob.id, clientId: markerClient.id, minutes: 60, note: `${MARKER} note`, date: new Date() } });
+  const markerContact = await client.contact.create({
+    data: {
+      tenantId: birchId,
+      firstname: MARKER,
+      lastname: "Contact",
+      preferredName: MARKER,
+      email: "marker@birch-only.test",
+    },
+  });
+  await client.clientContact.create({
+    data: { tenantId: birchId, clientId: markerClient.id, contactId: markerContact.id },
+  });
+  const markerJob = await client.job.create({
+    data: { tenantId: birchId, name: `${MARKER} job`, clientId: markerClient.id },
+  });
+  await client.timeLog.create({
+    data: {
+      tenantId: birchId,
+      userId: owner.id,
+      jobId: markerJob.id,
+      clientId: markerClient.id,
+      minutes: 60,
+      note: `${MARKER} note`,
+      date: new Date(),
+    },
+  });
 
   const where = { where: { tenantId: birchId } };
   const [clients, contacts, jobs, logs, users, tags, groups] = await Promise.all([
@@ -76,7 +98,8 @@ function outsiderQuery(op: Operation, o: Outsider): URLSearchParams[] {
     .map((name) => {
       const params = new URLSearchParams();
       const list = values[name];
-      if (list.length > 1 || ["tasks", "users", "tags"].includes(name)) for (const v of list) params.append(`${name}[]`, v);
+      if (list.length > 1 || ["tasks", "users", "tags"].includes(name))
+        for (const v of list) params.append(`${name}[]`, v);
       else params.set(name, list[0]);
       return params;
     });
@@ -110,7 +133,11 @@ function expectNoSecrets(body: unknown, secrets: string[]) {
   for (const secret of secrets) expect(text, `the answer carries "${secret}"`).not.toContain(secret);
 }
 
-function sweep(callerEmail: string, outsider: () => Promise<Outsider>, recordWhere: () => Promise<Record<string, object>>) {
+function sweep(
+  callerEmail: string,
+  outsider: () => Promise<Outsider>,
+  recordWhere: () => Promise<Record<string, object>>,
+) {
   let token: string;
   let o: Outsider;
   let hidden: Record<string, object>;
@@ -122,7 +149,9 @@ function sweep(callerEmail: string, outsider: () => Promise<Outsider>, recordWhe
 
   describe.each(operations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))("%s", (_, op) => {
     const kind = recordKind(op);
-    const referenceFields = Object.keys((op.body as { shape?: object } | undefined)?.shape ?? {}).filter((f) => REFERENCE_FIELDS.includes(f));
+    const referenceFields = Object.keys((op.body as { shape?: object } | undefined)?.shape ?? {}).filter((f) =>
+      REFERENCE_FIELDS.includes(f),
+    );
     const filterParams = Object.keys(op.query?.shape ?? {}).filter((name) => FILTER_PARAMS.includes(name));
 
     it.runIf(kind && op.params)("refuses the outsider's records in the path", async () => {
@@ -130,27 +159,38 @@ function sweep(callerEmail: string, outsider: () => Promise<Outsider>, recordWhe
       if (!where) return; // this caller may see every record of this kind (users, for a Standard user)
       const params = await recordParams(op, where.tenantId, where);
       const body = op.body ? validBodies[`${op.method} ${op.path}`] : undefined;
-      const res = await call(await routeModule(op.path), op.method.toUpperCase(), pathOf(op, params), { token, params, body });
+      const res = await call(await routeModule(op.path), op.method.toUpperCase(), pathOf(op, params), {
+        token,
+        params,
+        body,
+      });
       if (op.errors.includes(403)) expect(res.status).toBe(403);
       else expect(res.body).toEqual({ data: null });
       expectNoSecrets(res.body, o.secrets);
     });
 
-    it.runIf(op.method === "get" && filterParams.length > 0)("leaves the outsider's rows out of lists filtered by their identifiers", async () => {
-      const route = await routeModule(op.path);
-      for (const query of outsiderQuery(op, o)) {
-        const res = await call(route, "GET", `${op.path.slice(1)}?${query}`, { token });
-        expect(res.status, `${op.path}?${query}`).toBe(200);
-        expectNoSecrets(res.body, o.secrets);
-      }
-    });
+    it.runIf(op.method === "get" && filterParams.length > 0)(
+      "leaves the outsider's rows out of lists filtered by their identifiers",
+      async () => {
+        const route = await routeModule(op.path);
+        for (const query of outsiderQuery(op, o)) {
+          const res = await call(route, "GET", `${op.path.slice(1)}?${query}`, { token });
+          expect(res.status, `${op.path}?${query}`).toBe(200);
+          expectNoSecrets(res.body, o.secrets);
+        }
+      },
+    );
 
     it.runIf(referenceFields.length > 0)("refuses references to the outsider's records in bodies", async () => {
       const references = outsiderReferences(op, o);
       const params = await recordParams(op, acmeId);
       for (const [field, value] of Object.entries(references)) {
         const body = { ...validBodies[`${op.method} ${op.path}`], [field]: value };
-        const res = await call(await routeModule(op.path), op.method.toUpperCase(), pathOf(op, params), { token, params, body });
+        const res = await call(await routeModule(op.path), op.method.toUpperCase(), pathOf(op, params), {
+          token,
+          params,
+          body,
+        });
         expect(res.status, `${field} → ${res.status} ${JSON.stringify(res.body)}`).toBe(422);
         expect(Object.keys(res.body.errors).some((key) => key === field || key.startsWith(`${field}.`))).toBe(true);
         expectNoSecrets(res.body, o.secrets);
@@ -177,11 +217,28 @@ describe("a Standard user with assigned_clients against clients outside their vi
     async () => {
       const client = await prisma();
       const casey = await userByEmail("assigned@acme.test");
-      const outside = { tenantId: acmeId, NOT: { accountManagerId: casey.id }, jobs: { none: { assignees: { some: { userId: casey.id } } } } };
+      const outside = {
+        tenantId: acmeId,
+        NOT: { accountManagerId: casey.id },
+        jobs: { none: { assignees: { some: { userId: casey.id } } } },
+      };
       const clients = await client.client.findMany({ where: outside });
       const ids = clients.map((c) => c.id);
-      const jobs = await client.job.findMany({ where: { tenantId: acmeId, clientId: { in: ids }, assignees: { none: { userId: casey.id } }, followers: { none: { userId: casey.id } } } });
-      const contacts = await client.contact.findMany({ where: { tenantId: acmeId, clients: { some: { clientId: { in: ids } } }, NOT: { clients: { some: { clientId: { notIn: ids } } } } } });
+      const jobs = await client.job.findMany({
+        where: {
+          tenantId: acmeId,
+          clientId: { in: ids },
+          assignees: { none: { userId: casey.id } },
+          followers: { none: { userId: casey.id } },
+        },
+      });
+      const contacts = await client.contact.findMany({
+        where: {
+          tenantId: acmeId,
+          clients: { some: { clientId: { in: ids } } },
+          NOT: { clients: { some: { clientId: { notIn: ids } } } },
+        },
+      });
       return {
         client: clients[0].uuid,
         job: jobs[0].uuid,
@@ -195,11 +252,23 @@ describe("a Standard user with assigned_clients against clients outside their vi
     },
     async () => {
       const casey = await userByEmail("assigned@acme.test");
-      const outsideClient = { NOT: { accountManagerId: casey.id }, jobs: { none: { assignees: { some: { userId: casey.id } } } } };
+      const outsideClient = {
+        NOT: { accountManagerId: casey.id },
+        jobs: { none: { assignees: { some: { userId: casey.id } } } },
+      };
       return {
         client: { tenantId: acmeId, ...outsideClient },
-        contact: { tenantId: acmeId, clients: { some: { client: outsideClient } }, NOT: { clients: { some: { client: { NOT: outsideClient } } } } },
-        job: { tenantId: acmeId, client: outsideClient, assignees: { none: { userId: casey.id } }, followers: { none: { userId: casey.id } } },
+        contact: {
+          tenantId: acmeId,
+          clients: { some: { client: outsideClient } },
+          NOT: { clients: { some: { client: { NOT: outsideClient } } } },
+        },
+        job: {
+          tenantId: acmeId,
+          client: outsideClient,
+          assignees: { none: { userId: casey.id } },
+          followers: { none: { userId: casey.id } },
+        },
       };
     },
   );

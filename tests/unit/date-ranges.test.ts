@@ -1,9 +1,10 @@
 // Date range values (decisions.md, "Ranges") on a fixed clock.
 import { describe, expect, it } from "vitest";
-import { dateFilter, parseDateRange, resolveDateRange, type DateRangeSpec } from "@/lib/api/date-ranges";
+import { type DateRangeSpec, dateFilter, parseDateRange, resolveDateRange } from "@/lib/api/date-ranges";
 import { humanDate, isCalendarDate, todayIn } from "@/lib/api/dates";
 
-const resolve = (value: string, timeZone: string, now: string) => resolveDateRange(parseDateRange(value) as DateRangeSpec, timeZone, new Date(now));
+const resolve = (value: string, timeZone: string, now: string) =>
+  resolveDateRange(parseDateRange(value) as DateRangeSpec, timeZone, new Date(now));
 
 describe("explicit ranges", () => {
   it.each([
@@ -86,8 +87,14 @@ describe("named ranges", () => {
     expect(resolve("this_week", "Asia/Tokyo", lateSunday)).toEqual({ from: "2026-11-23", to: "2026-11-29" });
     expect(resolve("this_week", "America/New_York", lateSunday)).toEqual({ from: "2026-11-16", to: "2026-11-22" });
     // 02:00 UTC on 1 January is still New Year's Eve in New York: this_year is the old year there.
-    expect(resolve("this_year", "America/New_York", "2027-01-01T02:00:00Z")).toEqual({ from: "2026-01-01", to: "2026-12-31" });
-    expect(resolve("this_year", "Europe/London", "2027-01-01T02:00:00Z")).toEqual({ from: "2027-01-01", to: "2027-12-31" });
+    expect(resolve("this_year", "America/New_York", "2027-01-01T02:00:00Z")).toEqual({
+      from: "2026-01-01",
+      to: "2026-12-31",
+    });
+    expect(resolve("this_year", "Europe/London", "2027-01-01T02:00:00Z")).toEqual({
+      from: "2027-01-01",
+      to: "2027-12-31",
+    });
   });
 
   it("leaves explicit ranges as they are", () => {
@@ -97,7 +104,10 @@ describe("named ranges", () => {
 
 describe("database filters", () => {
   it("is inclusive at both ends and open where an end is missing", () => {
-    expect(dateFilter({ from: "2026-01-01", to: "2026-01-31" }, "UTC")).toEqual({ gte: new Date("2026-01-01T00:00:00Z"), lte: new Date("2026-01-31T00:00:00Z") });
+    expect(dateFilter({ from: "2026-01-01", to: "2026-01-31" }, "UTC")).toEqual({
+      gte: new Date("2026-01-01T00:00:00Z"),
+      lte: new Date("2026-01-31T00:00:00Z"),
+    });
     expect(dateFilter({ to: "2026-01-31" }, "UTC")).toEqual({ lte: new Date("2026-01-31T00:00:00Z") });
     expect(dateFilter({}, "UTC")).toBeUndefined();
   });
@@ -112,8 +122,9 @@ describe("database filters", () => {
 
 describe("calendar dates", () => {
   it.each(["2026-11-21", "2024-02-29", "0001-01-01"])("accepts %s", (day) => expect(isCalendarDate(day)).toBe(true));
-  it.each(["2026-02-29", "2026-13-01", "2026-00-10", "2026-04-31", "21-11-2026", "2026-11-21 ", "2026/11/21"])("refuses %j", (day) =>
-    expect(isCalendarDate(day)).toBe(false),
+  it.each(["2026-02-29", "2026-13-01", "2026-00-10", "2026-04-31", "21-11-2026", "2026-11-21 ", "2026/11/21"])(
+    "refuses %j",
+    (day) => expect(isCalendarDate(day)).toBe(false),
   );
 
   it("knows today in a time zone", () => {

@@ -14,7 +14,8 @@ const INIT = `window.ui = SwaggerUIBundle({ url: "/api/v1/openapi.json", dom_id:
 export async function GET(_request: Request, { params }: { params: Promise<{ asset: string }> }) {
   const { asset } = await params;
   const headers = { "Cache-Control": "public, max-age=86400" };
-  if (asset === "init.js") return new Response(INIT, { headers: { ...headers, "Content-Type": ASSETS["swagger-ui-bundle.js"] } });
+  if (asset === "init.js")
+    return new Response(INIT, { headers: { ...headers, "Content-Type": ASSETS["swagger-ui-bundle.js"] } });
   const type = ASSETS[asset];
   if (!type) return new Response("Not found", { status: 404 });
   const body = await readFile(/*turbopackIgnore: true*/ path.join(getAbsoluteFSPath(), asset));

@@ -27,7 +27,11 @@ export async function createToken(_previous: CreateTokenState, form: FormData): 
   return { status: "created", name: summary.name, token };
 }
 
-const tokenIdSchema = z.coerce.number().int().positive().max(2 ** 31 - 1);
+const tokenIdSchema = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 31 - 1);
 
 export async function deleteToken(form: FormData): Promise<void> {
   const user = await requireSignedInUser(API_TOKENS_PATH);

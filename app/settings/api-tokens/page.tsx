@@ -17,8 +17,10 @@ export default async function ApiTokensPage() {
       <h1 className="text-2xl font-semibold">API tokens</h1>
       <p className="mt-2 mb-6 max-w-prose text-sm text-slate-600">
         A token lets a script or another tool call the API as you, with your role and access. Send it in a header:{" "}
-        <code className="rounded bg-slate-200 px-1 py-0.5 text-xs whitespace-nowrap">Authorization: Bearer &lt;token&gt;</code>.
-        Tokens do not expire; delete one to revoke it at once.
+        <code className="rounded bg-slate-200 px-1 py-0.5 text-xs whitespace-nowrap">
+          Authorization: Bearer &lt;token&gt;
+        </code>
+        . Tokens do not expire; delete one to revoke it at once.
       </p>
       <NewTokenForm />
       <section aria-labelledby="your-tokens-heading" className="mt-8">

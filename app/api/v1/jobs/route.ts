@@ -3,8 +3,8 @@ import { paginated } from "@/lib/api/pagination";
 import { apiRoute, created } from "@/lib/api/route";
 import { parseInput, queryObject } from "@/lib/api/validation";
 import { requirePermission } from "@/lib/auth/permissions";
-import { jobCreateBody, jobListQuery } from "@/lib/jobs/schemas";
 import { createJob, listJobs } from "@/lib/jobs/queries";
+import { jobCreateBody, jobListQuery } from "@/lib/jobs/schemas";
 import { serializeJob, serializeJobListItem } from "@/lib/jobs/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
@@ -12,7 +12,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
     const query = parseInput(jobListQuery, queryObject(url.searchParams));
     const { page, total, rows } = await listJobs(caller, query);
     const today = todayIn(caller.tenant.timezone);
-    return paginated(url, page, total, rows.map((job) => serializeJobListItem(job, today)));
+    return paginated(
+      url,
+      page,
+      total,
+      rows.map((job) => serializeJobListItem(job, today)),
+    );
   },
   POST: async ({ caller, body }) => {
     // The permission first: a role that may not create jobs learns nothing from validation messages.

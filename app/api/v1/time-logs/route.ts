@@ -1,8 +1,8 @@
 import { paginated } from "@/lib/api/pagination";
 import { apiRoute } from "@/lib/api/route";
 import { parseInput, queryObject } from "@/lib/api/validation";
-import { timeLogListQuery } from "@/lib/time-logs/schemas";
 import { listTimeLogs } from "@/lib/time-logs/queries";
+import { timeLogListQuery } from "@/lib/time-logs/schemas";
 import { serializeTimeLog } from "@/lib/time-logs/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({

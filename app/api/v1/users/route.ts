@@ -1,7 +1,7 @@
 import { apiRoute } from "@/lib/api/route";
 import { parseInput, queryObject } from "@/lib/api/validation";
-import { userListQuery } from "@/lib/users/schemas";
 import { listUsers } from "@/lib/users/queries";
+import { userListQuery } from "@/lib/users/schemas";
 import { serializeUser } from "@/lib/users/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({

@@ -5,5 +5,6 @@ import { getJob } from "@/lib/jobs/queries";
 import { serializeJob } from "@/lib/jobs/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute<{ uuid: string }>({
-  GET: async ({ params, caller }) => serializeJob(await getJob(caller, pathUuid(params.uuid, "job")), todayIn(caller.tenant.timezone)),
+  GET: async ({ params, caller }) =>
+    serializeJob(await getJob(caller, pathUuid(params.uuid, "job")), todayIn(caller.tenant.timezone)),
 });

@@ -1,6 +1,6 @@
 import { apiRoute } from "@/lib/api/route";
-import { pathUserId } from "@/lib/users/schemas";
 import { getUser } from "@/lib/users/queries";
+import { pathUserId } from "@/lib/users/schemas";
 import { serializeUser } from "@/lib/users/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute<{ id: string }>({

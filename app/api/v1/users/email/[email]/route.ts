@@ -1,6 +1,6 @@
 import { apiRoute } from "@/lib/api/route";
-import { pathEmail } from "@/lib/users/schemas";
 import { findUserByEmail } from "@/lib/users/queries";
+import { pathEmail } from "@/lib/users/schemas";
 import { serializeUser } from "@/lib/users/serialize";
 
 // No match is not an error (spec): `{"data": null}`, also when only another tenant has the email.
