@@ -32,6 +32,35 @@ const config = [
       ],
     },
   },
+  {
+    // Imports point one way: app → lib/api → lib/<resource> → lib/db and lib/core. HTTP stays in lib/api.
+    files: ["lib/**"],
+    ignores: ["lib/api/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [{ group: ["@/lib/api/*", "@/app/*"], message: "lib/api is the HTTP layer above the resources." }],
+        },
+      ],
+    },
+  },
+  {
+    files: ["lib/core/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^@/lib/(?!core/|openapi/registry$)",
+              message: "lib/core holds building blocks that depend on nothing else of the app.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   { files: ["tests/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
 ];
 

@@ -7,11 +7,12 @@
 // Usage: DATABASE_URL=... PORT=3401 tsx bench/floor-server.ts
 import http from "node:http";
 import pg from "pg";
-import { parseDateRange, resolveDateRange } from "@/lib/api/date-ranges";
-import { type Page, pageOf, paginated } from "@/lib/api/pagination";
+import { paginated } from "@/lib/api/pagination";
 import { DEFAULT_CLIENT_PAGE_SIZE } from "@/lib/clients/queries";
 import { clientRelationsSql, NO_RELATIONS, relationsById } from "@/lib/clients/relations";
 import { serializeClient } from "@/lib/clients/serialize";
+import { parseDateRange, resolveDateRange } from "@/lib/core/date-ranges";
+import { type Page, pageOf } from "@/lib/core/pagination";
 import { DEFAULT_TIME_LOG_PAGE_SIZE } from "@/lib/time-logs/queries";
 import { timeLogRelationsSql, withRelations } from "@/lib/time-logs/relations";
 import { serializeTimeLog } from "@/lib/time-logs/serialize";
@@ -69,8 +70,8 @@ async function listClients(viewer: Viewer, url: URL) {
     clients.map((c) => c.id),
   );
   const relations = relationsById(await query(relationsSql.text, relationsSql.values), () => true);
-  const data = clients.map((c) => serializeClient(c, relations.get(c.id) ?? NO_RELATIONS, fields));
-  return paginated(url, page, count, data);
+  const rows = clients.map((c) => ({ ...c, relations: relations.get(c.id) ?? NO_RELATIONS, customFields: fields }));
+  return paginated(new Request(url), { page, total: count, rows }, serializeClient);
 }
 
 async function listTimeLogs(viewer: Viewer, url: URL) {
@@ -93,8 +94,7 @@ async function listTimeLogs(viewer: Viewer, url: URL) {
   const [relations] = logs.length
     ? await query(relationsSql.text, relationsSql.values)
     : [{ clients: [], jobs: [], users: [] }];
-  const data = withRelations(logs, relations).map(serializeTimeLog);
-  return paginated(url, page, count, data);
+  return paginated(new Request(url), { page, total: count, rows: withRelations(logs, relations) }, serializeTimeLog);
 }
 
 function pageFromUrl(url: URL, defaultSize: number): Page {

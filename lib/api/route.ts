@@ -1,40 +1,61 @@
-// The API wrapper every route file uses. It owns what each endpoint would otherwise repeat: token authentication
-// within the rate limits, content negotiation, the tenant-scoped caller, JSON body parsing, error mapping, and the
-// answers for methods a path does not have. A route file only parses its input, calls a service and serializes.
+// The API wrapper every route file uses. A route file declares, per method, what its endpoint needs (permission,
+// the record its path names, query and body schemas) and a handler; the wrapper runs token authentication within
+// the rate limits, then the checks in the order decisions.md fixes (401 token → 403 permission → 404/403 record →
+// 422 query or body shape → the handler's own 422s), and maps every error to its JSON answer.
+import type { z } from "zod";
+import type { Caller } from "@/lib/auth/caller";
+import { type Permission, requirePermission } from "@/lib/auth/permissions";
+import { ApiError, errorResponse, notFound } from "@/lib/core/errors";
+import { parseInput } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
-import { authenticate, bearerToken, type Caller } from "./caller";
-import { ApiError, badRequest, errorResponse, notFound } from "./errors";
-import "./validation";
+import { authenticate, bearerToken } from "./authenticate";
+import { queryObject, readJsonObject } from "./request";
 
-export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
 
-/** The largest request body accepted; the longest field (a job description) is 30,000 characters. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+export type PathParams = Record<string, string | string[]>;
 
-export interface ApiRequest<P> {
+/** What a handler is given: everything the spec asked for, already checked. */
+interface EndpointInput<Q, B, R> {
   request: Request;
-  url: URL;
-  params: P;
   caller: Caller;
-  /** The parsed JSON object of a POST or PUT; undefined otherwise. */
-  body: Record<string, unknown> | undefined;
+  params: PathParams;
+  query: Q;
+  body: B;
+  record: R;
 }
 
-export type ApiHandler<P> = (input: ApiRequest<P>) => Promise<unknown>;
-type NextContext = { params: Promise<Record<string, string | string[]>> };
-type NextHandler = (request: Request, context: NextContext) => Promise<Response>;
-/** What an admitted request gets: its handler's answer, or an error for a path or method that has none. */
-type Answer = (request: Request, context: NextContext, caller: Caller) => Promise<Response>;
+export interface Endpoint<Q = undefined, B = undefined, R = undefined> {
+  /** The role permission the endpoint needs: without it, a 403 before anything about the request is looked at. */
+  permission?: Permission;
+  /** Loads the record the path names: 404 when it exists nowhere, 403 when the caller may not have it. */
+  load?: (caller: Caller, params: PathParams) => Promise<R>;
+  query?: z.ZodType<Q, unknown>;
+  /** The JSON body's schema; without one, the endpoint reads no body. */
+  body?: z.ZodType<B, unknown>;
+  handler: (input: EndpointInput<Q, B, R>) => Promise<unknown>;
+}
 
-export interface RouteOptions {
+/** Declares one method's endpoint; a function only so that TypeScript infers the handler's input from the spec. */
+export const endpoint = <Q = undefined, B = undefined, R = undefined>(spec: Endpoint<Q, B, R>) => spec;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyEndpoint = Endpoint<any, any, any>;
+
+interface RouteOptions {
   /** A lower per-token rate limit for this path, on top of the API-wide one (lib/ratelimit/api.ts). */
   rateLimit?: EndpointRateLimit;
 }
 
+type NextContext = { params: Promise<PathParams> };
+type NextHandler = (request: Request, context: NextContext) => Promise<Response>;
+/** What an admitted request gets: its endpoint's answer, or an error for a path or method that has none. */
+type Answer = (request: Request, context: NextContext, caller: Caller) => Promise<Response>;
+
 /** A JSON answer with another status than 200 (e.g. 201 for creates). */
-export class JsonResponse {
+class JsonResponse {
   constructor(
     readonly status: number,
     readonly body: unknown,
@@ -43,20 +64,20 @@ export class JsonResponse {
 export const created = (body: unknown) => new JsonResponse(201, body);
 
 /**
- * Builds all the exports of a route file from the handlers it has:
- * `export const { GET, POST, PUT, PATCH, DELETE } = apiRoute({ GET: async ({ caller }) => ... })`.
+ * Builds all the exports of a route file from its endpoints:
+ * `export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({ GET: endpoint({ handler: … }) })`.
  */
-export function apiRoute<P = Record<string, never>>(
-  handlers: Partial<Record<Method, ApiHandler<P>>>,
+export function apiRoute(
+  endpoints: Partial<Record<Method, AnyEndpoint>>,
   { rateLimit }: RouteOptions = {},
 ): Record<Method | "OPTIONS", NextHandler> {
-  const allow = [...METHODS.filter((m) => handlers[m]), "OPTIONS"].join(", ");
+  const allow = [...METHODS.filter((m) => endpoints[m]), "OPTIONS"].join(", ");
   const methodNotAllowed = refuseWith(
     new ApiError(405, `Method not allowed. This path accepts: ${allow}.`, undefined, { Allow: allow }),
   );
   const entries = METHODS.map((method): [Method, NextHandler] => {
-    const handler = handlers[method];
-    const answer = handler ? answerWith(handler as ApiHandler<unknown>) : methodNotAllowed;
+    const spec = endpoints[method];
+    const answer = spec ? answerWith(spec) : methodNotAllowed;
     return [method, (request, context) => handle(request, context, answer, rateLimit)];
   });
   const options: NextHandler = async () => new Response(null, { status: 204, headers: { Allow: allow } });
@@ -100,13 +121,15 @@ function refuseWith(error: ApiError): Answer {
   };
 }
 
-function answerWith(handler: ApiHandler<unknown>): Answer {
+/** Runs an endpoint's checks in the decided order, then its handler. */
+function answerWith(spec: AnyEndpoint): Answer {
   return async (request, context, caller) => {
-    const body =
-      request.method === "POST" || request.method === "PUT" || request.method === "PATCH"
-        ? await readJsonObject(request)
-        : undefined;
-    const result = await handler({ request, url: new URL(request.url), params: await context.params, caller, body });
+    if (spec.permission) requirePermission(caller, spec.permission);
+    const params = await context.params;
+    const record = spec.load ? await spec.load(caller, params) : undefined;
+    const query = spec.query ? parseInput(spec.query, queryObject(new URL(request.url).searchParams)) : undefined;
+    const body = spec.body ? parseInput(spec.body, await readJsonObject(request)) : undefined;
+    const result = await spec.handler({ request, caller, params, query, body, record });
     if (result instanceof Response) return result;
     if (result instanceof JsonResponse) return Response.json(result.body, { status: result.status });
     return Response.json(result);
@@ -127,48 +150,4 @@ function assertAcceptsJson(request: Request) {
   });
   if (!acceptable)
     throw new ApiError(406, "This API only answers with application/json: send 'Accept: application/json'.");
-}
-
-async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (type !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
-    throw new ApiError(415, "Send the request body as JSON with 'Content-Type: application/json'.");
-  }
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await readLimited(request, MAX_BODY_BYTES).catch((error) => {
-    // A client that hangs up mid-body (ECONNRESET) is not a server error; nobody is left to read the answer.
-    if (error instanceof ApiError) throw error;
-    throw badRequest("The request body could not be read.");
-  });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    throw badRequest("The request body is not valid JSON.");
-  }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw badRequest("The request body must be a JSON object.");
-  }
-  return parsed as Record<string, unknown>;
-}
-
-const tooLarge = () => new ApiError(413, `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`);
-
-async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }

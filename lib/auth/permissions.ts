@@ -1,6 +1,6 @@
 // Roles are per tenant, each a set of permission names. Owner and Admin hold every permission; Standard all
 // but seeing other people's time logs. Tenants may define more roles with any subset.
-import { forbidden } from "@/lib/api/errors";
+import { forbidden } from "@/lib/core/errors";
 
 export const PERMISSIONS = [
   "clients.create",

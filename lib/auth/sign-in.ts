@@ -2,7 +2,7 @@
 // provider (lib/auth/options.ts) calls authorizeSignIn; nothing here depends on next-auth.
 import bcrypt from "bcryptjs";
 import { z } from "zod";
-import { isStorableText } from "@/lib/api/validation";
+import { isStorableText } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { createRateLimiter } from "@/lib/ratelimit";

@@ -1,7 +1,7 @@
 // Which records a user may see (decisions.md, "Tenancy, roles, visibility"), as Prisma filters. Lists add the
 // filter and so leave out what is not visible; a direct read of a record outside it is a 403.
 
-import type { Caller } from "@/lib/api/caller";
+import type { Caller } from "@/lib/auth/caller";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 type Viewer = Pick<Caller, "user" | "roleName">;

@@ -2,8 +2,9 @@
 // set through `custom_fields: {"<name>": value}` on create and update, validated by the field's type.
 
 import { z } from "zod";
-import type { FieldErrors } from "@/lib/api/errors";
-import { isoDate, text } from "@/lib/api/validation";
+import { calendarDate } from "@/lib/core/dates";
+import type { FieldErrors } from "@/lib/core/errors";
+import { text } from "@/lib/core/validation";
 import type { TenantDb } from "@/lib/db/tenant";
 import type { CustomField } from "@/lib/generated/prisma/client";
 
@@ -23,7 +24,7 @@ function valueSchema(field: FieldDefinition): z.ZodType {
     case "number":
       return z.number().finite();
     case "date":
-      return isoDate();
+      return calendarDate();
     case "boolean":
       return z.boolean();
     case "select":

@@ -1,15 +1,15 @@
 // Creating and updating clients. Every write of one request happens in one transaction: on any failure nothing is
 // written. Rules zod cannot see (references to other records, uniqueness) are checked here and are 422s.
 
-import type { Caller } from "@/lib/api/caller";
-import { type FieldErrors, validationFailed } from "@/lib/api/errors";
-import { withoutUndefined } from "@/lib/api/validation";
-import { requirePermission } from "@/lib/auth/permissions";
+import type { Caller } from "@/lib/auth/caller";
+import { type FieldErrors, unknownIdErrors, validationFailed } from "@/lib/core/errors";
+import { withoutUndefined } from "@/lib/core/validation";
+import type { TenantDb } from "@/lib/db/tenant";
 import { withUniqueFields } from "@/lib/db/unique";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { type FieldDefinition, parseCustomValues, tenantCustomFields } from "./custom-fields";
-import { findVisibleClient, loadClient } from "./queries";
-import type { CreateClientInput, UpdateClientInput } from "./schemas";
+import { loadClient } from "./queries";
+import type { CreateClientBody, UpdateClientBody } from "./schemas";
 
 type Tx = Parameters<Parameters<Caller["db"]["$transaction"]>[0]>[0];
 type CustomValue = ReturnType<typeof parseCustomValues>["values"][number];
@@ -21,7 +21,7 @@ const UNIQUE_FIELDS = {
 } as const;
 
 /** Input keys to columns; only the keys that were sent are written. */
-function clientColumns(input: UpdateClientInput): Prisma.ClientUncheckedUpdateInput {
+function clientColumns(input: UpdateClientBody): Prisma.ClientUncheckedUpdateInput {
   return withoutUndefined<Prisma.ClientUncheckedUpdateInput>({
     name: input.name,
     clientStatus: input.client_status,
@@ -39,16 +39,14 @@ function clientColumns(input: UpdateClientInput): Prisma.ClientUncheckedUpdateIn
   });
 }
 
-async function missingIds(ids: number[] | undefined, find: (ids: number[]) => Promise<{ id: number }[]>) {
-  if (!ids?.length) return [];
-  const found = new Set((await find(ids)).map((r) => r.id));
-  return [...new Set(ids)].filter((id) => !found.has(id));
+async function knownIds(ids: number[] | undefined, find: (ids: number[]) => Promise<{ id: number }[]>) {
+  return ids?.length ? (await find(ids)).map((r) => r.id) : [];
 }
 
 /** Checks everything the input refers to, and which values are already taken; throws one 422 with all findings. */
 async function checkInput(
   caller: Caller,
-  input: UpdateClientInput & Pick<CreateClientInput, "contact">,
+  input: UpdateClientBody & Pick<CreateClientBody, "contact">,
   fields: FieldDefinition[],
   clientId?: number,
 ) {
@@ -56,19 +54,18 @@ async function checkInput(
   const errors: FieldErrors = {};
   const notSelf = clientId ? { NOT: { id: clientId } } : {};
   const [groups, tags, countries, users, clientRefTaken, regNumberTaken, emailTaken] = await Promise.all([
-    missingIds(input.client_groups, (ids) =>
+    knownIds(input.client_groups, (ids) =>
       db.clientGroup.findMany({ where: { id: { in: ids } }, select: { id: true } }),
     ),
-    missingIds(input.tags, (ids) => db.tag.findMany({ where: { id: { in: ids } }, select: { id: true } })),
+    knownIds(input.tags, (ids) => db.tag.findMany({ where: { id: { in: ids } }, select: { id: true } })),
     input.country_id ? db.country.count({ where: { id: input.country_id } }) : 1,
     input.user_id ? db.user.count({ where: { id: input.user_id, archivedDate: null } }) : 1,
     input.client_id ? db.client.count({ where: { clientRef: input.client_id, ...notSelf } }) : 0,
     input.reg_number ? db.client.count({ where: { regNumber: input.reg_number, ...notSelf } }) : 0,
     input.contact ? db.contact.count({ where: { email: input.contact.email } }) : 0,
   ]);
-  if (groups.length)
-    errors.client_groups = [`Unknown client group id${groups.length > 1 ? "s" : ""}: ${groups.join(", ")}.`];
-  if (tags.length) errors.tags = [`Unknown tag id${tags.length > 1 ? "s" : ""}: ${tags.join(", ")}.`];
+  Object.assign(errors, unknownIdErrors("client_groups", input.client_groups, groups, "No client group has this id."));
+  Object.assign(errors, unknownIdErrors("tags", input.tags, tags, "No tag has this id."));
   if (!countries) errors.country_id = ["Unknown country id."];
   if (!users) errors.user_id = ["There is no active user with this id in the workspace."];
   if (clientRefTaken) errors.client_id = [UNIQUE_FIELDS.clients_tenant_id_client_ref_key[1]];
@@ -81,7 +78,7 @@ async function checkInput(
 }
 
 /** Replaces the client's groups and tags when they were sent, and writes the sent custom field values. */
-async function writeLinks(tx: Tx, tenantId: number, clientId: number, input: UpdateClientInput, values: CustomValue[]) {
+async function writeLinks(tx: Tx, tenantId: number, clientId: number, input: UpdateClientBody, values: CustomValue[]) {
   if (input.client_groups) {
     await tx.clientGroupMember.deleteMany({ where: { clientId } });
     await tx.clientGroupMember.createMany({
@@ -104,8 +101,7 @@ async function writeLinks(tx: Tx, tenantId: number, clientId: number, input: Upd
   }
 }
 
-export async function createClient(caller: Caller, input: CreateClientInput) {
-  requirePermission(caller, "clients.create");
+export async function createClient(caller: Caller, input: CreateClientBody) {
   const values = await checkInput(caller, input, await tenantCustomFields(caller.db));
   const tenantId = caller.tenant.id;
   const id = await withUniqueFields(UNIQUE_FIELDS, () =>
@@ -136,9 +132,8 @@ export async function createClient(caller: Caller, input: CreateClientInput) {
   return loadClient(caller, id);
 }
 
-export async function updateClient(caller: Caller, uuid: string, input: UpdateClientInput) {
-  requirePermission(caller, "clients.update");
-  const { id } = await findVisibleClient(caller, uuid);
+/** Updates a client the caller may see (the route has loaded it). */
+export async function updateClient(caller: Caller, id: number, input: UpdateClientBody) {
   const values = await checkInput(caller, input, await tenantCustomFields(caller.db), id);
   await withUniqueFields(UNIQUE_FIELDS, () =>
     caller.db.$transaction(async (tx) => {
@@ -150,4 +145,16 @@ export async function updateClient(caller: Caller, uuid: string, input: UpdateCl
     }),
   );
   return loadClient(caller, id);
+}
+
+/**
+ * The spec's transition for accepting a proposal: a prospect becomes active (an active client stays as it is).
+ * Proposals have no endpoint in v1; this is the operation that feature calls. Returns whether anything changed.
+ */
+export async function acceptProposal(db: TenantDb, clientId: number): Promise<boolean> {
+  const { count } = await db.client.updateMany({
+    where: { id: clientId, clientStatus: "prospect" },
+    data: { clientStatus: "active" },
+  });
+  return count > 0;
 }

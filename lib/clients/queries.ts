@@ -1,25 +1,23 @@
 // Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
-
-import type { z } from "zod";
-import type { Caller } from "@/lib/api/caller";
-import { containsText, literal } from "@/lib/api/filters";
-import { type Page, pageOf, paginated } from "@/lib/api/pagination";
-import { findVisible } from "@/lib/api/records";
-import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/api/search-page";
+import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
+import { type ListPage, type Page, pageOf } from "@/lib/core/pagination";
+import { containsText, literal } from "@/lib/db/filters";
+import { findVisible } from "@/lib/db/records";
+import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { tenantCustomFields } from "./custom-fields";
 import { loadClientRelations, NO_RELATIONS } from "./relations";
-import type { listClientsQuery, searchClientsQuery } from "./schemas";
-import { clientSelect, serializeClient } from "./serialize";
+import type { ListClientsQuery, SearchClientsQuery } from "./schemas";
+import { type ClientRecord, clientSelect } from "./serialize";
 
 export const DEFAULT_CLIENT_PAGE_SIZE = 1000;
 const SEARCH_RESULTS = 10;
 // Client searches often match words spread over the alphabet (a city, a common word), which a walk of the name
-// index serves fast: the matches are sorted alone only when they are few (lib/api/search-page.ts).
+// index serves fast: the matches are sorted alone only when they are few (lib/db/search-page.ts).
 const MAX_SORTED_CLIENTS = 1000;
 
-export async function listClients(caller: Caller, query: z.output<typeof listClientsQuery>, url: URL) {
+export async function listClients(caller: Caller, query: ListClientsQuery): Promise<ListPage<ClientRecord>> {
   const filters: Prisma.ClientWhereInput[] = [visibleClients(caller) ?? {}];
   if (!query.include_archived) filters.push({ isArchived: false });
   if (query.client_status) filters.push({ clientStatus: query.client_status });
@@ -27,8 +25,7 @@ export async function listClients(caller: Caller, query: z.output<typeof listCli
   if (query.tags?.length) filters.push({ tags: { some: { tagId: { in: query.tags } } } });
   // citext makes this equality case-insensitive, and it can use the (tenant_id, email) index.
   if (query.contact_email) filters.push({ contacts: { some: { contact: { email: query.contact_email } } } });
-  // The name, reference, registration number, city and linked contacts' names and emails, kept in one column by
-  // database triggers so that one trigram index serves any term (prisma/migrations/…_client_search_text).
+  // One trigger-kept column (name, references, city, contacts) that one trigram index serves.
   if (query.search) filters.push({ searchText: containsText(query.search) });
   const where = { AND: filters };
   const direction = query.sort_direction ?? "asc";
@@ -46,9 +43,8 @@ export async function listClients(caller: Caller, query: z.output<typeof listCli
       select: clientSelect,
     });
   const count = () => caller.db.client.count({ where });
-  const matchIds = async () =>
-    (await caller.db.client.findMany({ where, select: { id: true } })).map((match) => match.id);
-  const [[total, found], fields] = await Promise.all([
+  const matchIds = async () => (await caller.db.client.findMany({ where, select: { id: true } })).map((m) => m.id);
+  const [[total, found], customFields] = await Promise.all([
     query.search
       ? searchPage(caller, { table: "clients", order, maxSorted: MAX_SORTED_CLIENTS, rows, count, matchIds }, page)
       : Promise.all([count(), rows(page)]),
@@ -58,12 +54,11 @@ export async function listClients(caller: Caller, query: z.output<typeof listCli
     caller,
     found.map((row) => row.id),
   );
-  return paginated(
-    url,
+  return {
     page,
     total,
-    found.map((row) => serializeClient(row, relations.get(row.id) ?? NO_RELATIONS, fields)),
-  );
+    rows: found.map((row) => ({ ...row, relations: relations.get(row.id) ?? NO_RELATIONS, customFields })),
+  };
 }
 
 /**
@@ -77,7 +72,7 @@ const lowerLikePostgres = (text: string) => Array.from(text, (char) => Array.fro
  * filter and order by the lower-case name (prisma/migrations/…_client_name_key), which no index orders, so
  * PostgreSQL sorts the matches the trigram index finds rather than walking every client in name order.
  */
-export async function searchClients(caller: Caller, { q }: z.output<typeof searchClientsQuery>) {
+export async function searchClients(caller: Caller, { q }: SearchClientsQuery) {
   const base: Prisma.ClientWhereInput[] = [visibleClients(caller) ?? {}, { isArchived: false }];
   const key = literal(lowerLikePostgres(q));
   const prefix = { nameKey: { startsWith: key } };
@@ -108,17 +103,12 @@ export function findVisibleClient(caller: Caller, uuid: string) {
   );
 }
 
-export async function getClient(caller: Caller, uuid: string) {
-  const { id } = await findVisibleClient(caller, uuid);
-  return loadClient(caller, id);
-}
-
-/** The wire shape of a client by id (after a write, or once visibility is settled). */
-export async function loadClient(caller: Caller, id: number) {
-  const [row, relations, fields] = await Promise.all([
+/** A client by id (after a write, or once visibility is settled), with everything its wire shape shows. */
+export async function loadClient(caller: Caller, id: number): Promise<ClientRecord> {
+  const [row, relations, customFields] = await Promise.all([
     caller.db.client.findFirstOrThrow({ where: { id }, select: clientSelect }),
     loadClientRelations(caller, [id]),
     tenantCustomFields(caller.db),
   ]);
-  return serializeClient(row, relations.get(id) ?? NO_RELATIONS, fields);
+  return { ...row, relations: relations.get(id) ?? NO_RELATIONS, customFields };
 }

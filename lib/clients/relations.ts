@@ -1,10 +1,7 @@
-// What a client shows besides its own columns: its country's name, its custom field values and its contacts, each
-// with the clients it is linked to. Loaded for a whole page in one statement that PostgreSQL assembles as JSON.
-// Through Prisma includes this was a chain of seven dependent queries, each planned and mapped by Prisma's engine:
-// most of a client page's CPU time (bench/RESULTS.md). Raw SQL is outside caller.db's tenant scope, so the
-// statement takes the tenant explicitly and every correlated subquery follows the outer row's tenant_id.
-
-import type { Caller } from "@/lib/api/caller";
+// What a client shows besides its own columns (country, custom values, contacts with their clients), for a whole
+// page in one statement (a chain of seven Prisma queries cost most of a page: bench/RESULTS.md, "Relations in one
+// statement"). Raw SQL is outside caller.db's tenant scope, so the statement names the tenant itself.
+import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
 import type { ContactShape } from "@/lib/contacts/serialize";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -19,7 +16,7 @@ export interface ClientRelations {
 export const NO_RELATIONS: ClientRelations = { country: null, customValues: [], contacts: [] };
 
 type LinkedClient = { id: number; uuid: string; name: string };
-export type ClientRelationsRow = Omit<ClientRelations, "contacts"> & {
+type ClientRelationsRow = Omit<ClientRelations, "contacts"> & {
   id: number;
   contacts: (Omit<ContactShape, "clients"> & { clients: LinkedClient[] })[];
 };

@@ -1,18 +1,18 @@
 // Validation of client input: the single source for the handlers and for the OpenAPI document.
 import { z } from "zod";
-import { paginationQuery } from "@/lib/api/pagination";
-import { queryId, recordId } from "@/lib/api/references";
-import { queryBoolean, queryList, text } from "@/lib/api/validation";
 import { contactObject } from "@/lib/contacts/schemas";
+import { paginationQuery } from "@/lib/core/pagination";
+import { queryId, recordId } from "@/lib/core/references";
+import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
 
-export const CLIENT_STATUSES = ["prospect", "active"] as const;
+const CLIENT_STATUSES = ["prospect", "active"] as const;
 
 const idList = () => z.array(recordId()).max(100);
 const optionalText = (max: number) => text(max).nullable().optional();
 
 /** `MM-DD` of a real day of the year; 02-29 is allowed (leap years have it). */
-export const yearEndSchema = z
+const yearEnd = z
   .string()
   .regex(/^\d{2}-\d{2}$/, "Must be a month and day as MM-DD.")
   .refine((s) => {
@@ -20,7 +20,7 @@ export const yearEndSchema = z
     return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(2024, m, 0)).getUTCDate();
   }, "Must be a real day of the year.");
 
-export const nestedContactSchema = z.object({
+const nestedContact = z.object({
   firstname: text(100).min(1),
   lastname: text(100).min(1),
   email: text(254).pipe(z.email()),
@@ -46,23 +46,23 @@ const clientFields = {
   postal_code: optionalText(20),
   client_groups: idList().optional().describe("Client group ids; replaces the client's groups"),
   tags: idList().optional().describe("Tag ids; replaces the client's tags"),
-  year_end: yearEndSchema.optional(),
+  year_end: yearEnd.optional(),
   custom_fields: z
     .record(z.string().max(100), z.unknown())
     .optional()
     .describe("Values of the workspace's custom fields, by name"),
 };
 
-export const createClientSchema = z.object({ ...clientFields, contact: nestedContactSchema.optional() });
+export const createClientBody = z.object({ ...clientFields, contact: nestedContact.optional() });
 
-export const updateClientSchema = z.object({
+export const updateClientBody = z.object({
   ...clientFields,
   name: clientFields.name.optional(),
   is_archived: z.boolean().optional(),
 });
 
-export type CreateClientInput = z.output<typeof createClientSchema>;
-export type UpdateClientInput = z.output<typeof updateClientSchema>;
+export type CreateClientBody = z.output<typeof createClientBody>;
+export type UpdateClientBody = z.output<typeof updateClientBody>;
 
 export const listClientsQuery = z.object({
   // One line: the fields it matches are stored one per line (lib/clients/queries.ts), and no field is searched
@@ -76,7 +76,7 @@ export const listClientsQuery = z.object({
   client_status: z.enum(CLIENT_STATUSES).optional(),
   include_archived: queryBoolean().optional(),
   sort_by: z.enum(["name", "created_at"]).optional(),
-  sort_direction: z.enum(["asc", "desc"]).optional(),
+  sort_direction: z.enum(SORT_DIRECTIONS).optional(),
   ...paginationQuery,
 });
 
@@ -114,3 +114,6 @@ export const clientSearchResults = component(
   z.object({ clients: z.array(z.object({ id: z.number().int(), uuid: z.uuid(), name: z.string() })).max(10) }),
   "ClientSearchResults",
 );
+
+export type ListClientsQuery = z.output<typeof listClientsQuery>;
+export type SearchClientsQuery = z.output<typeof searchClientsQuery>;

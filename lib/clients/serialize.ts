@@ -1,5 +1,4 @@
 // Wire shape of a client: the spec's fields, the linked contacts, and every custom field of the tenant.
-
 import type { z } from "zod";
 import { serializeContact } from "@/lib/contacts/serialize";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -25,7 +24,10 @@ export const clientSelect = {
   createdAt: true,
 } satisfies Prisma.ClientSelect;
 
-export type ClientColumns = Prisma.ClientGetPayload<{ select: typeof clientSelect }>;
+type ClientColumns = Prisma.ClientGetPayload<{ select: typeof clientSelect }>;
+
+/** What serializing a client reads: its columns, its relations and the tenant's custom field definitions. */
+export type ClientRecord = ClientColumns & { relations: ClientRelations; customFields: FieldDefinition[] };
 
 const MONTHS = [
   "January",
@@ -43,25 +45,21 @@ const MONTHS = [
 ];
 
 /** `12-31` → `31 December`. */
-export function yearEndText(yearEnd: string): string {
+function yearEndText(yearEnd: string): string {
   const [month, day] = yearEnd.split("-").map(Number);
   return `${day} ${MONTHS[month - 1]}`;
 }
 
-export function serializeClient(
-  client: ClientColumns,
-  relations: ClientRelations,
-  fields: FieldDefinition[],
-): z.output<typeof clientObject> {
+export function serializeClient(client: ClientRecord): z.output<typeof clientObject> {
   return {
     // Custom fields first: built-in keys must win should a name ever collide.
-    ...customFieldKeys(fields, relations.customValues),
+    ...customFieldKeys(client.customFields, client.relations.customValues),
     uuid: client.uuid,
     name: client.name,
     client_id: client.clientRef,
     reg_number: client.regNumber,
     website: client.website,
-    country: relations.country,
+    country: client.relations.country,
     state: client.state,
     city: client.city,
     street_address: client.streetAddress,
@@ -71,6 +69,6 @@ export function serializeClient(
     is_archived: client.isArchived,
     client_status: client.clientStatus,
     created_at: client.createdAt.toISOString(),
-    contacts: relations.contacts.map(serializeContact),
+    contacts: client.relations.contacts.map(serializeContact),
   };
 }

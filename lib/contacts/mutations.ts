@@ -1,20 +1,19 @@
 // Creating and updating contacts, each request in one transaction.
 
-import type { Caller } from "@/lib/api/caller";
-import { type FieldErrors, validationFailed } from "@/lib/api/errors";
-import { withoutUndefined } from "@/lib/api/validation";
-import { requirePermission } from "@/lib/auth/permissions";
+import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
+import { type FieldErrors, validationFailed } from "@/lib/core/errors";
+import { withoutUndefined } from "@/lib/core/validation";
 import { withUniqueFields } from "@/lib/db/unique";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { findVisibleContact, loadContact } from "./queries";
-import type { UpdateContactInput } from "./schemas";
+import { loadContact } from "./queries";
+import type { CreateContactBody, UpdateContactBody } from "./schemas";
 
 const EMAIL_TAKEN = "A contact with this email already exists.";
 const UNIQUE_FIELDS = { contacts_tenant_id_email_key: ["email", EMAIL_TAKEN] } as const;
 
 /** The client to link, which must be one the caller can see; and whether the email is free. One 422 for both. */
-async function checkInput(caller: Caller, input: UpdateContactInput, contactId?: number) {
+async function checkInput(caller: Caller, input: UpdateContactBody, contactId?: number) {
   const errors: FieldErrors = {};
   const visible = visibleClients(caller);
   const [client, emailTaken] = await Promise.all([
@@ -34,7 +33,7 @@ async function checkInput(caller: Caller, input: UpdateContactInput, contactId?:
   return client;
 }
 
-function contactColumns(input: UpdateContactInput): Prisma.ContactUncheckedUpdateInput {
+function contactColumns(input: UpdateContactBody): Prisma.ContactUncheckedUpdateInput {
   return withoutUndefined<Prisma.ContactUncheckedUpdateInput>({
     firstname: input.firstname,
     lastname: input.lastname,
@@ -45,11 +44,7 @@ function contactColumns(input: UpdateContactInput): Prisma.ContactUncheckedUpdat
   });
 }
 
-export async function createContact(
-  caller: Caller,
-  input: UpdateContactInput & { firstname: string; lastname: string; email: string },
-) {
-  requirePermission(caller, "contacts.create");
+export async function createContact(caller: Caller, input: CreateContactBody) {
   const client = await checkInput(caller, input);
   const tenantId = caller.tenant.id;
   const id = await withUniqueFields(UNIQUE_FIELDS, () =>
@@ -70,9 +65,8 @@ export async function createContact(
   return loadContact(caller, id);
 }
 
-export async function updateContact(caller: Caller, uuid: string, input: UpdateContactInput) {
-  requirePermission(caller, "contacts.update");
-  const { id } = await findVisibleContact(caller, uuid);
+/** Updates a contact the caller may see (the route has loaded it). */
+export async function updateContact(caller: Caller, id: number, input: UpdateContactBody) {
   const client = await checkInput(caller, input, id);
   const tenantId = caller.tenant.id;
   await withUniqueFields(UNIQUE_FIELDS, () =>

@@ -1,26 +1,25 @@
 // Reading contacts through the caller's tenant-scoped database, within the caller's visibility.
-import type { z } from "zod";
-import type { Caller } from "@/lib/api/caller";
-import { containsText } from "@/lib/api/filters";
-import { type Page, pageOf, paginated } from "@/lib/api/pagination";
-import { findVisible } from "@/lib/api/records";
-import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/api/search-page";
+import type { Caller } from "@/lib/auth/caller";
 import { visibleContacts } from "@/lib/auth/visibility";
+import { type ListPage, type Page, pageOf } from "@/lib/core/pagination";
+import { containsText } from "@/lib/db/filters";
+import { findVisible } from "@/lib/db/records";
+import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { listContactsQuery } from "./schemas";
-import { contactInclude, serializeContact } from "./serialize";
+import type { ListContactsQuery } from "./schemas";
+import { type ContactRow, contactInclude } from "./serialize";
 
-export const DEFAULT_CONTACT_PAGE_SIZE = 1000;
+const DEFAULT_CONTACT_PAGE_SIZE = 1000;
 const CONTACT_ORDER: ListOrder = [
   ["lastname", "asc"],
   ["firstname", "asc"],
   ["uuid", "asc"],
 ];
 // Contacts are listed by last name, and a search by a last name finds matches that all sit together in that order,
-// where a walk of the name index is slowest: the matches are sorted alone up to this many (lib/api/search-page.ts).
+// where a walk of the name index is slowest: the matches are sorted alone up to this many (lib/db/search-page.ts).
 const MAX_SORTED_CONTACTS = 20_000;
 
-export async function listContacts(caller: Caller, query: z.output<typeof listContactsQuery>, url: URL) {
+export async function listContacts(caller: Caller, query: ListContactsQuery): Promise<ListPage<ContactRow>> {
   const filters: Prisma.ContactWhereInput[] = [visibleContacts(caller) ?? {}];
   // citext: an exact match that ignores case.
   if (query.email) filters.push({ email: query.email });
@@ -49,7 +48,7 @@ export async function listContacts(caller: Caller, query: z.output<typeof listCo
         page,
       )
     : await Promise.all([count(), rows(page)]);
-  return paginated(url, page, total, found.map(serializeContact));
+  return { page, total, rows: found };
 }
 
 /** The contact with this uuid, if the caller may see it: 404 when it exists nowhere, 403 when it is not theirs. */
@@ -59,10 +58,7 @@ export function findVisibleContact(caller: Caller, uuid: string) {
   );
 }
 
-export async function loadContact(caller: Caller, id: number) {
-  return serializeContact(await caller.db.contact.findFirstOrThrow({ where: { id }, include: contactInclude(caller) }));
-}
-
-export async function getContact(caller: Caller, uuid: string) {
-  return loadContact(caller, (await findVisibleContact(caller, uuid)).id);
+/** A contact by id, with the links its wire shape shows. */
+export function loadContact(caller: Caller, id: number): Promise<ContactRow> {
+  return caller.db.contact.findFirstOrThrow({ where: { id }, include: contactInclude(caller) });
 }

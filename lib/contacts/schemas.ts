@@ -1,7 +1,7 @@
 // Validation of contact input: the single source for the handlers and for the OpenAPI document.
 import { z } from "zod";
-import { paginationQuery } from "@/lib/api/pagination";
-import { text } from "@/lib/api/validation";
+import { paginationQuery } from "@/lib/core/pagination";
+import { text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
 
 const contactFields = {
@@ -15,16 +15,17 @@ const contactFields = {
   title: text(100).nullable().optional().describe("The contact's role at the client given by client_uuid"),
 };
 
-export const createContactSchema = z.object(contactFields);
+export const createContactBody = z.object(contactFields);
 
-export const updateContactSchema = z.object({
+export const updateContactBody = z.object({
   ...contactFields,
   firstname: contactFields.firstname.optional(),
   lastname: contactFields.lastname.optional(),
   email: contactFields.email.optional(),
 });
 
-export type UpdateContactInput = z.output<typeof updateContactSchema>;
+export type CreateContactBody = z.output<typeof createContactBody>;
+export type UpdateContactBody = z.output<typeof updateContactBody>;
 
 export const listContactsQuery = z.object({
   search: text(200).optional().describe("Matches first, last or preferred name"),
@@ -48,3 +49,5 @@ export const contactObject = component(
   }),
   "Contact",
 );
+
+export type ListContactsQuery = z.output<typeof listContactsQuery>;

@@ -1,7 +1,7 @@
 // Wire shape of a contact.
 
 import type { z } from "zod";
-import type { Caller } from "@/lib/api/caller";
+import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
 import type { Contact, Prisma } from "@/lib/generated/prisma/client";
 import type { contactObject } from "./schemas";
@@ -17,6 +17,8 @@ export function contactInclude(caller: Caller) {
     },
   } satisfies Prisma.ContactInclude;
 }
+
+export type ContactRow = Prisma.ContactGetPayload<{ include: ReturnType<typeof contactInclude> }>;
 
 /** What serializing a contact reads: a row loaded with contactInclude, or a client's contact (lib/clients/relations). */
 export type ContactShape = Pick<

@@ -72,3 +72,9 @@ function scopeArgs(model: string, operation: string, args: Args, tenantId: numbe
   if (operation.startsWith("update") && args.data) stamp(args.data);
   return scoped;
 }
+
+/** What a query needs to run in one tenant: its scoped client, and its id for the raw statements that name it. */
+export interface TenantScope {
+  db: TenantDb;
+  tenant: { id: number };
+}

@@ -1,5 +1,5 @@
 // Unique indexes guard uniqueness (also against concurrent requests); this turns their violations into 422s.
-import { invalidField } from "@/lib/api/errors";
+import { invalidField } from "@/lib/core/errors";
 
 /**
  * Runs a write and turns a unique-index violation into a 422 on the field the index guards. The checks before a
@@ -23,7 +23,7 @@ export async function withUniqueFields<T>(
  * The name of the unique constraint an error violated, or null. Both adapters (pg and PGlite) report it through
  * Prisma's P2002, with the server's message in meta.driverAdapterError.
  */
-export function violatedUniqueConstraint(error: unknown): string | null {
+function violatedUniqueConstraint(error: unknown): string | null {
   if (!error || typeof error !== "object") return null;
   const e = error as { code?: string; meta?: { driverAdapterError?: { cause?: { originalMessage?: string } } } };
   const message = e.code === "P2002" ? e.meta?.driverAdapterError?.cause?.originalMessage : undefined;

@@ -1,19 +1,19 @@
 // Input of the jobs endpoints: the single source of their validation.
 import { z } from "zod";
-import { queryDateRange } from "@/lib/api/date-ranges";
-import { calendarDate } from "@/lib/api/dates";
-import { paginationQuery } from "@/lib/api/pagination";
-import { queryId, recordId, uuidString } from "@/lib/api/references";
-import { queryBoolean, queryList, text } from "@/lib/api/validation";
+import { queryDateRange } from "@/lib/core/date-ranges";
+import { calendarDate, dateOutput } from "@/lib/core/dates";
+import { paginationQuery } from "@/lib/core/pagination";
+import { queryId, recordId, uuidString } from "@/lib/core/references";
+import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
 import { userSummaryObject } from "@/lib/users/schemas";
 
-export const JOB_SORTS = ["name", "start_date", "due_date", "created_at", "status", "estimated_hours"] as const;
+const JOB_SORTS = ["name", "start_date", "due_date", "created_at", "status", "estimated_hours"] as const;
 export type JobSort = (typeof JOB_SORTS)[number];
 
 // Ids, slugs and uuids in filters that name nothing of the tenant (e.g. another tenant's tag id) simply match
 // nothing, as a search for a word nobody uses would: a list filter never reveals what exists elsewhere.
-export const jobListQuery = z.object({
+export const listJobsQuery = z.object({
   search: text(200).optional().describe("Case-insensitive substring of the job name"),
   client_uuid: uuidString().optional().describe("Only jobs of this client"),
   users: queryList(queryId()).optional().describe("Only jobs assigned to one of these user ids"),
@@ -29,11 +29,11 @@ export const jobListQuery = z.object({
   exclude_subtasks: queryBoolean().default(false),
   exclude_client_requests: queryBoolean().default(false),
   sort_by: z.enum(JOB_SORTS).default("due_date").describe("Sort key; nulls last, ties broken by uuid"),
-  sort_direction: z.enum(["asc", "desc"]).default("asc"),
+  sort_direction: z.enum(SORT_DIRECTIONS).default("asc"),
   ...paginationQuery,
 });
 
-export type JobListQuery = z.output<typeof jobListQuery>;
+export type ListJobsQuery = z.output<typeof listJobsQuery>;
 
 /** Hours are stored with two decimals: more precision would be lost silently, so it is refused. */
 const hours = z
@@ -42,7 +42,7 @@ const hours = z
   .max(1000)
   .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, "Must have at most two decimal places.");
 
-export const jobCreateBody = z
+export const createJobBody = z
   .object({
     name: text(150).min(1).describe("Job name"),
     description: text(30_000).nullish(),
@@ -61,12 +61,8 @@ export const jobCreateBody = z
     message: "Must be on or before due_date.",
   });
 
-export type JobCreateBody = z.output<typeof jobCreateBody>;
+export type CreateJobBody = z.output<typeof createJobBody>;
 
-const date = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .describe("YYYY-MM-DD");
 const named = (id: z.ZodType) => z.object({ id, name: z.string() });
 
 /** A job in lists (and a single job's subtasks). */
@@ -77,8 +73,8 @@ export const jobListItemObject = component(
     status: z.string().nullable().describe("The status slug"),
     client_uuid: z.uuid().nullable(),
     estimated_hours: z.number().nullable(),
-    start_date: date.nullable(),
-    due_date: date.nullable(),
+    start_date: dateOutput().nullable(),
+    due_date: dateOutput().nullable(),
     is_overdue: z.boolean().describe("Not completed and due before today, in the workspace's time zone"),
     is_completed: z.boolean(),
     is_repeating: z.boolean(),
@@ -95,9 +91,9 @@ export const jobObject = component(
     users: z.array(userSummaryObject).describe("Assignees"),
     followers: z.array(userSummaryObject),
     tags: z.array(named(z.number().int())),
-    internal_due_date: date.nullable(),
-    extended_due_date: date.nullable(),
-    completed_date: date.nullable(),
+    internal_due_date: dateOutput().nullable(),
+    extended_due_date: dateOutput().nullable(),
+    completed_date: dateOutput().nullable(),
     is_subtask: z.boolean(),
     parent_uuid: z.uuid().nullable(),
     parent: z.object({ uuid: z.uuid(), name: z.string() }).nullable(),

@@ -1,7 +1,7 @@
 // Wire shapes of jobs: the list shape, and the single-job shape that adds everything else.
 
 import type { z } from "zod";
-import { fromDbDateOrNull } from "@/lib/api/dates";
+import { fromDbDateOrNull } from "@/lib/core/dates";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { serializeUserSummary } from "@/lib/users/serialize";
 import type { jobListItemObject, jobObject } from "./schemas";

@@ -2,7 +2,7 @@
 // Schemas registered as components (lib/openapi/registry.ts) are named components; request schemas are inlined as their input.
 import { z } from "zod";
 import { apiSchemas, component } from "./registry";
-import "@/lib/api/validation";
+import "@/lib/core/validation";
 import { type Operation, operations } from "./operations";
 
 type JsonSchema = Record<string, unknown>;
@@ -161,7 +161,7 @@ export function openApiDocument() {
               ...(status === "429" ? { "Retry-After": { $ref: "#/components/headers/Retry-After" } } : {}),
             },
             content: {
-              "application/json": { schema: { $ref: COMPONENT(status === "422" ? "ValidationError" : "Error") } },
+              "application/json": { schema: schemaOf(status === "422" ? validationErrorBody : errorBody, "output") },
             },
           },
         ]),
@@ -169,7 +169,3 @@ export function openApiDocument() {
     },
   };
 }
-
-// Keep the error body schemas registered even when nothing else imports them.
-void errorBody;
-void validationErrorBody;

@@ -2,19 +2,19 @@
 // serializers answer in. lib/openapi/document.ts turns this list into the OpenAPI document; a test checks that
 // every route file under app/api/v1 appears here.
 import { z } from "zod";
-import { paginatedSchema } from "@/lib/api/pagination";
 import {
   clientObject,
   clientSearchResults,
-  createClientSchema,
+  createClientBody,
   listClientsQuery,
   searchClientsQuery,
-  updateClientSchema,
+  updateClientBody,
 } from "@/lib/clients/schemas";
-import { contactObject, createContactSchema, listContactsQuery, updateContactSchema } from "@/lib/contacts/schemas";
-import { jobCreateBody, jobListItemObject, jobListQuery, jobObject } from "@/lib/jobs/schemas";
-import { timeLogListQuery, timeLogObject } from "@/lib/time-logs/schemas";
-import { profileObject, userByEmailObject, userListObject, userListQuery, userObject } from "@/lib/users/schemas";
+import { contactObject, createContactBody, listContactsQuery, updateContactBody } from "@/lib/contacts/schemas";
+import { paginatedSchema } from "@/lib/core/pagination";
+import { createJobBody, jobListItemObject, jobObject, listJobsQuery } from "@/lib/jobs/schemas";
+import { listTimeLogsQuery, timeLogObject } from "@/lib/time-logs/schemas";
+import { listUsersQuery, profileObject, userByEmailObject, userListObject, userObject } from "@/lib/users/schemas";
 
 export interface Operation {
   method: "get" | "post" | "put";
@@ -60,7 +60,7 @@ export const operations: Operation[] = [
     tag: "Clients",
     summary: "Create a client",
     description: "With `contact`, also creates that contact and links it as the primary contact, in one transaction.",
-    body: createClientSchema,
+    body: createClientBody,
     response: { status: 201, schema: clientObject, description: "The created client" },
     errors: [403, ...BODY_ERRORS],
   },
@@ -91,7 +91,7 @@ export const operations: Operation[] = [
     description:
       "Only the fields sent change; null clears an optional field. `tags` and `client_groups` replace the sets.",
     params: { uuid: uuidParam },
-    body: updateClientSchema,
+    body: updateClientBody,
     response: { status: 200, schema: clientObject, description: "The updated client" },
     errors: [403, 404, ...BODY_ERRORS],
   },
@@ -109,7 +109,7 @@ export const operations: Operation[] = [
     path: "/contacts",
     tag: "Contacts",
     summary: "Create a contact",
-    body: createContactSchema,
+    body: createContactBody,
     response: { status: 201, schema: contactObject, description: "The created contact" },
     errors: [403, ...BODY_ERRORS],
   },
@@ -130,7 +130,7 @@ export const operations: Operation[] = [
     description:
       "Only the fields sent change. With client_uuid, links the contact to that client (title sets the link's title).",
     params: { uuid: uuidParam },
-    body: updateContactSchema,
+    body: updateContactBody,
     response: { status: 200, schema: contactObject, description: "The updated contact" },
     errors: [403, 404, ...BODY_ERRORS],
   },
@@ -141,7 +141,7 @@ export const operations: Operation[] = [
     summary: "List jobs",
     description:
       "Completed jobs are left out unless include_completed=true. Ties in the sort order are broken by uuid, so pages never overlap.",
-    query: jobListQuery,
+    query: listJobsQuery,
     response: {
       status: 200,
       schema: paginatedSchema(jobListItemObject, "JobPage"),
@@ -155,7 +155,7 @@ export const operations: Operation[] = [
     tag: "Jobs",
     summary: "Create a job",
     description: "A status whose is_completed is true completes the job at once (completed_date is today).",
-    body: jobCreateBody,
+    body: createJobBody,
     response: { status: 201, schema: jobObject, description: "The created job" },
     errors: [403, ...BODY_ERRORS],
   },
@@ -178,7 +178,7 @@ export const operations: Operation[] = [
     tag: "Users",
     summary: "List the workspace's users",
     description: "Not paginated: a workspace has few users.",
-    query: userListQuery,
+    query: listUsersQuery,
     response: { status: 200, schema: userListObject, description: "The users" },
     errors: [422],
   },
@@ -212,7 +212,7 @@ export const operations: Operation[] = [
     tag: "Time logs",
     summary: "List time logs",
     description: "Newest first. Users without the time_logs.view_all permission see only their own.",
-    query: timeLogListQuery,
+    query: listTimeLogsQuery,
     response: {
       status: 200,
       schema: paginatedSchema(timeLogObject, "TimeLogPage"),

@@ -4,8 +4,8 @@
 // - per user across all their tokens: RATE_LIMIT_USER_PER_HOUR, off by default;
 // - per client address for requests without a valid token: RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE, default 60.
 // Limiters are built when this module loads, so each app instance reads the environment once.
-import type { Caller } from "@/lib/api/caller";
-import { ApiError } from "@/lib/api/errors";
+import type { Caller } from "@/lib/auth/caller";
+import { ApiError } from "@/lib/core/errors";
 import { createRateLimiter, type RateLimiter, type RateLimitResult } from "./index";
 
 const MINUTE_MS = 60_000;

@@ -1,20 +1,20 @@
 // Time logs of the caller's tenant. Without `time_logs.view_all` a user sees only their own (decisions.md).
 
-import type { Caller } from "@/lib/api/caller";
-import { dateFilter } from "@/lib/api/date-ranges";
-import { allOf, containsText, type Filter } from "@/lib/api/filters";
-import { pageOf } from "@/lib/api/pagination";
+import type { Caller } from "@/lib/auth/caller";
+import { dateFilter } from "@/lib/core/date-ranges";
+import { type ListPage, pageOf } from "@/lib/core/pagination";
+import { allOf, containsText, type Filter } from "@/lib/db/filters";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { loadTimeLogRelations } from "./relations";
-import type { TimeLogListQuery } from "./schemas";
-import { timeLogColumns } from "./serialize";
+import type { ListTimeLogsQuery } from "./schemas";
+import { type TimeLogRow, timeLogColumns } from "./serialize";
 
 export const DEFAULT_TIME_LOG_PAGE_SIZE = 100;
 
 /** The filters a list of time logs shares with the per-day counts: dates and users. */
 function dayFilters(
   caller: Caller,
-  query: TimeLogListQuery,
+  query: ListTimeLogsQuery,
   now: Date,
 ): Filter<Prisma.TimeLogWhereInput & Prisma.TimeLogDayCountWhereInput>[] {
   return [
@@ -25,7 +25,7 @@ function dayFilters(
 }
 
 /** The filters the per-day counts cannot answer. */
-function otherFilters(query: TimeLogListQuery): Filter<Prisma.TimeLogWhereInput>[] {
+function otherFilters(query: ListTimeLogsQuery): Filter<Prisma.TimeLogWhereInput>[] {
   return [
     query.client_uuid !== undefined && { client: { uuid: query.client_uuid } },
     query.tasks && { job: { uuid: { in: query.tasks } } },
@@ -49,7 +49,11 @@ async function countTimeLogs(
 }
 
 /** One page of time logs, newest first, and the total: three statements, whatever the page size. */
-export async function listTimeLogs(caller: Caller, query: TimeLogListQuery, now = new Date()) {
+export async function listTimeLogs(
+  caller: Caller,
+  query: ListTimeLogsQuery,
+  now = new Date(),
+): Promise<ListPage<TimeLogRow>> {
   const days = dayFilters(caller, query, now);
   const others = otherFilters(query);
   const page = pageOf(query, DEFAULT_TIME_LOG_PAGE_SIZE);

@@ -1,14 +1,12 @@
-// The client, job and user a page of time logs names, loaded in one statement. As Prisma relation loads they were
-// three more queries through Prisma's engine per page, which with the page itself made most of a time log list's
-// CPU time (bench/RESULTS.md). Raw SQL is outside caller.db's tenant scope, so the statement takes the tenant.
-
-import type { Caller } from "@/lib/api/caller";
+// The client, job and user a page of time logs names, in one statement (bench/RESULTS.md, "Relations in one
+// statement"). Raw SQL is outside caller.db's tenant scope, so the statement names the tenant itself.
+import type { Caller } from "@/lib/auth/caller";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { TimeLogColumns, TimeLogRow } from "./serialize";
 
 type Named = { id: number; uuid: string; name: string };
 type Person = { id: number; firstname: string; lastname: string };
-export type TimeLogRelationsRow = { clients: Named[]; jobs: Named[]; users: Person[] };
+type TimeLogRelationsRow = { clients: Named[]; jobs: Named[]; users: Person[] };
 
 /** The statement, shared with the benchmark's floor server so that both run the same SQL. */
 export function timeLogRelationsSql(tenantId: number, logs: TimeLogColumns[]) {

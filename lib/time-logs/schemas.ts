@@ -1,13 +1,14 @@
 // Input of the time logs list.
 import { z } from "zod";
-import { queryDateRange } from "@/lib/api/date-ranges";
-import { paginationQuery } from "@/lib/api/pagination";
-import { queryId, uuidString } from "@/lib/api/references";
-import { queryList, text } from "@/lib/api/validation";
+import { queryDateRange } from "@/lib/core/date-ranges";
+import { dateOutput } from "@/lib/core/dates";
+import { paginationQuery } from "@/lib/core/pagination";
+import { queryId, uuidString } from "@/lib/core/references";
+import { queryList, text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
 
 // As for jobs: ids and uuids the tenant does not have match nothing rather than being an error.
-export const timeLogListQuery = z.object({
+export const listTimeLogsQuery = z.object({
   range: queryDateRange().optional().describe("Date range of the logs' dates"),
   client_uuid: uuidString().optional().describe("Only time logged for this client"),
   tasks: queryList(uuidString()).optional().describe("Only time logged against these jobs (uuids)"),
@@ -16,7 +17,7 @@ export const timeLogListQuery = z.object({
   ...paginationQuery,
 });
 
-export type TimeLogListQuery = z.output<typeof timeLogListQuery>;
+export type ListTimeLogsQuery = z.output<typeof listTimeLogsQuery>;
 
 const ref = z.object({ uuid: z.uuid(), name: z.string() });
 
@@ -32,7 +33,7 @@ export const timeLogObject = component(
       .string()
       .regex(/^\d{2,}:\d{2}$/)
       .describe("HH:MM"),
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    date: dateOutput(),
     formatted_date: z.string().describe("e.g. 21 Nov 2026"),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),

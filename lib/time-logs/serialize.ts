@@ -1,7 +1,7 @@
 // Wire shape of time logs. Time is stored in whole minutes; hours and HH:MM derive from it.
 
 import type { z } from "zod";
-import { fromDbDate, humanDate } from "@/lib/api/dates";
+import { fromDbDate, humanDate } from "@/lib/core/dates";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { serializeUserName } from "@/lib/users/serialize";
 import type { timeLogObject } from "./schemas";

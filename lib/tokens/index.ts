@@ -2,7 +2,7 @@
 // characters are stored; the value exists once, in the answer to its creation. Used by the CLI and the web page.
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import { isStorableText } from "@/lib/api/validation";
+import { isStorableText } from "@/lib/core/validation";
 import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 

@@ -1,10 +1,11 @@
 // Input and output shapes of the users endpoints.
 import { z } from "zod";
-import { notFound } from "@/lib/api/errors";
-import { isStorableText, text } from "@/lib/api/validation";
+import { dateOutput } from "@/lib/core/dates";
+import { notFound } from "@/lib/core/errors";
+import { isStorableText, text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
 
-export const userListQuery = z.object({
+export const listUsersQuery = z.object({
   search: text(200)
     .optional()
     .describe("Matches first name, last name or email, case-insensitively; every word must match"),
@@ -36,11 +37,6 @@ export const profileObject = component(
   "Profile",
 );
 
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .describe("YYYY-MM-DD");
-
 /** A user inside another record (a job's assignees and followers). */
 export const userSummaryObject = component(
   z.object({
@@ -69,7 +65,7 @@ export const userObject = component(
       .describe("How a Standard user's client visibility is limited"),
     is_contractor: z.boolean().describe("Deprecated: true exactly when client_access is assigned_clients"),
     is_owner: z.boolean(),
-    archived_date: isoDate.nullable(),
+    archived_date: dateOutput().nullable(),
   }),
   "User",
 );
@@ -81,3 +77,5 @@ export const userByEmailObject = component(
   }),
   "UserByEmail",
 );
+
+export type ListUsersQuery = z.output<typeof listUsersQuery>;

@@ -1,6 +1,6 @@
 // Wire shapes of users.
 import type { z } from "zod";
-import { fromDbDateOrNull } from "@/lib/api/dates";
+import { fromDbDateOrNull } from "@/lib/core/dates";
 import type { ClientAccess } from "@/lib/generated/prisma/enums";
 import type { profileObject, userObject, userSummaryObject } from "./schemas";
 
@@ -31,7 +31,7 @@ interface NamedUser {
   avatarUrl: string | null;
 }
 
-export interface SerializableUser extends NamedUser {
+interface SerializableUser extends NamedUser {
   timezone: string;
   clientAccess: ClientAccess;
   isOwner: boolean;

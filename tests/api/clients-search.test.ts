@@ -7,7 +7,7 @@ import { prisma } from "@/lib/db/client";
 import { call, tenantByName, tokenFor } from "../support/api";
 import { bothWays } from "../support/search-paths";
 
-vi.mock("@/lib/api/search-page", async () => (await import("../support/search-paths")).searchPageModule());
+vi.mock("@/lib/db/search-page", async () => (await import("../support/search-paths")).searchPageModule());
 
 let owner: string;
 

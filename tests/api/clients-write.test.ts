@@ -4,7 +4,7 @@ import * as clientRoute from "@/app/api/v1/clients/[uuid]/route";
 import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as searchRoute from "@/app/api/v1/clients/search/route";
 import * as contactRoute from "@/app/api/v1/contacts/[uuid]/route";
-import { acceptProposal } from "@/lib/clients/status";
+import { acceptProposal } from "@/lib/clients/mutations";
 import { prisma } from "@/lib/db/client";
 import { tenantDb } from "@/lib/db/tenant";
 import { call, tableCounts, tenantByName, tokenFor, userByEmail } from "../support/api";
@@ -166,9 +166,9 @@ describe("POST /clients", () => {
     [{ name: "ok", country_id: "826" }, ["country_id"]],
     [{ name: "ok", country_id: 8.5 }, ["country_id"]],
     [{ name: "ok", user_id: 999999 }, ["user_id"]],
-    [{ name: "ok", client_groups: [999999] }, ["client_groups"]],
+    [{ name: "ok", client_groups: [999999] }, ["client_groups.0"]],
     [{ name: "ok", client_groups: "1" }, ["client_groups"]],
-    [{ name: "ok", tags: [999999] }, ["tags"]],
+    [{ name: "ok", tags: [999999] }, ["tags.0"]],
     [{ name: "ok", tags: [1, "two"] }, ["tags.1"]],
     [{ name: "ok", year_end: "02-30" }, ["year_end"]],
     [{ name: "ok", year_end: "13-01" }, ["year_end"]],
@@ -195,14 +195,21 @@ describe("POST /clients", () => {
 
   it("refuses references to another tenant's user, group and tag", async () => {
     const client = await prisma();
-    const [birchUser, birchGroup, birchTag] = await Promise.all([
+    const [birchUser, birchGroup, birchTag, ownTag] = await Promise.all([
       client.user.findFirstOrThrow({ where: { tenantId: birchId } }),
       client.clientGroup.findFirstOrThrow({ where: { tenantId: birchId } }),
       client.tag.findFirstOrThrow({ where: { tenantId: birchId } }),
+      client.tag.findFirstOrThrow({ where: { tenantId: { not: birchId } } }),
     ]);
     await expectRejected(
-      () => create({ name: "Cross", user_id: birchUser.id, client_groups: [birchGroup.id], tags: [birchTag.id] }),
-      ["user_id", "client_groups", "tags"],
+      () =>
+        create({
+          name: "Cross",
+          user_id: birchUser.id,
+          client_groups: [birchGroup.id],
+          tags: [ownTag.id, birchTag.id],
+        }),
+      ["user_id", "client_groups.0", "tags.1"],
     );
   });
 
@@ -362,7 +369,7 @@ describe("PUT /clients/{uuid}", () => {
     [{ name: "" }, ["name"]],
     [{ client_status: null }, ["client_status"]],
     [{ is_archived: "true" }, ["is_archived"]],
-    [{ tags: [999999] }, ["tags"]],
+    [{ tags: [999999] }, ["tags.0"]],
     [{ year_end: "00-10" }, ["year_end"]],
   ])("is 422 and changes nothing for %j", async (body, fields) => {
     const client = await newClient();

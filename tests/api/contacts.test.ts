@@ -6,7 +6,7 @@ import { prisma } from "@/lib/db/client";
 import { call, tableCounts, tenantByName, tokenFor, userByEmail } from "../support/api";
 import { bothWays } from "../support/search-paths";
 
-vi.mock("@/lib/api/search-page", async () => (await import("../support/search-paths")).searchPageModule());
+vi.mock("@/lib/db/search-page", async () => (await import("../support/search-paths")).searchPageModule());
 
 let owner: string;
 let acmeId: number;

@@ -4,8 +4,8 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as jobByUuid from "@/app/api/v1/jobs/[uuid]/route";
 import * as jobs from "@/app/api/v1/jobs/route";
-import { todayIn } from "@/lib/api/dates";
-import { MAX_BODY_BYTES } from "@/lib/api/route";
+import { MAX_BODY_BYTES } from "@/lib/api/request";
+import { todayIn } from "@/lib/core/dates";
 import { prisma } from "@/lib/db/client";
 import { call, tokenFor, userByEmail } from "../support/api";
 

@@ -3,8 +3,8 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import * as unknown from "@/app/api/v1/[[...path]]/route";
 import * as me from "@/app/api/v1/me/route";
-import { apiRoute, created, MAX_BODY_BYTES } from "@/lib/api/route";
-import { parseInput } from "@/lib/api/validation";
+import { MAX_BODY_BYTES } from "@/lib/api/request";
+import { apiRoute, created, endpoint } from "@/lib/api/route";
 import { DEMO_TOKEN } from "@/lib/demo/seed";
 import { call } from "../support/api";
 
@@ -14,10 +14,12 @@ const probeSchema = z.object({
   tags: z.array(z.number().int()).optional(),
 });
 const probe = apiRoute({
-  POST: async ({ body }) => created(parseInput(probeSchema, body)),
-  PUT: async () => {
-    throw new Error('relation "secret_table" does not exist: SELECT * FROM secret_table');
-  },
+  POST: endpoint({ body: probeSchema, handler: async ({ body }) => created(body) }),
+  PUT: endpoint({
+    handler: async () => {
+      throw new Error('relation "secret_table" does not exist: SELECT * FROM secret_table');
+    },
+  }),
 });
 const token = DEMO_TOKEN;
 

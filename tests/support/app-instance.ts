@@ -5,9 +5,9 @@ import { vi } from "vitest";
 export async function startAppInstance(env: Record<string, string>) {
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   vi.resetModules();
-  const [{ apiRoute }, { notFound }, me, unknownPath, search] = await Promise.all([
+  const [{ apiRoute, endpoint }, { notFound }, me, unknownPath, search] = await Promise.all([
     import("@/lib/api/route"),
-    import("@/lib/api/errors"),
+    import("@/lib/core/errors"),
     import("@/app/api/v1/me/route"),
     import("@/app/api/v1/[[...path]]/route"),
     import("@/app/api/v1/clients/search/route"),
@@ -19,9 +19,11 @@ export async function startAppInstance(env: Record<string, string>) {
     search,
     /** A probe route whose record never exists. */
     missingRecord: apiRoute({
-      GET: async () => {
-        throw notFound("Client");
-      },
+      GET: endpoint({
+        handler: async () => {
+          throw notFound("Client");
+        },
+      }),
     }),
   };
 }

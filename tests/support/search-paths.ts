@@ -1,13 +1,13 @@
 // Lets a test choose which way lib/api/search-page.ts pages a search: by sorting the matches alone, or by walking the
 // list's ordering index. Both must give the same pages. Use:
-// vi.mock("@/lib/api/search-page", async () => (await import("../support/search-paths")).searchPageModule());
+// vi.mock("@/lib/db/search-page", async () => (await import("../support/search-paths")).searchPageModule());
 import { vi } from "vitest";
-import type * as SearchPage from "@/lib/api/search-page";
+import type * as SearchPage from "@/lib/db/search-page";
 
 const override: { maxSorted?: number } = {};
 
 export async function searchPageModule() {
-  const actual = await vi.importActual<typeof SearchPage>("@/lib/api/search-page");
+  const actual = await vi.importActual<typeof SearchPage>("@/lib/db/search-page");
   return {
     ...actual,
     searchPage: (...[caller, list, page]: Parameters<typeof actual.searchPage>) =>

@@ -1,7 +1,7 @@
 // Date range values (decisions.md, "Ranges") on a fixed clock.
 import { describe, expect, it } from "vitest";
-import { type DateRangeSpec, dateFilter, parseDateRange, resolveDateRange } from "@/lib/api/date-ranges";
-import { humanDate, isCalendarDate, todayIn } from "@/lib/api/dates";
+import { type DateRangeSpec, dateFilter, parseDateRange, resolveDateRange } from "@/lib/core/date-ranges";
+import { humanDate, isCalendarDate, todayIn } from "@/lib/core/dates";
 
 const resolve = (value: string, timeZone: string, now: string) =>
   resolveDateRange(parseDateRange(value) as DateRangeSpec, timeZone, new Date(now));

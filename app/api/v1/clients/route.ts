@@ -1,10 +1,19 @@
-import { apiRoute, created } from "@/lib/api/route";
-import { parseInput, queryObject } from "@/lib/api/validation";
+import { paginated } from "@/lib/api/pagination";
+import { apiRoute, created, endpoint } from "@/lib/api/route";
 import { createClient } from "@/lib/clients/mutations";
 import { listClients } from "@/lib/clients/queries";
-import { createClientSchema, listClientsQuery } from "@/lib/clients/schemas";
+import { createClientBody, listClientsQuery } from "@/lib/clients/schemas";
+import { serializeClient } from "@/lib/clients/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
-  GET: async ({ caller, url }) => listClients(caller, parseInput(listClientsQuery, queryObject(url.searchParams)), url),
-  POST: async ({ caller, body }) => created(await createClient(caller, parseInput(createClientSchema, body))),
+  GET: endpoint({
+    query: listClientsQuery,
+    handler: async ({ request, caller, query }) =>
+      paginated(request, await listClients(caller, query), serializeClient),
+  }),
+  POST: endpoint({
+    permission: "clients.create",
+    body: createClientBody,
+    handler: async ({ caller, body }) => created(serializeClient(await createClient(caller, body))),
+  }),
 });

@@ -1,11 +1,19 @@
-import { apiRoute, created } from "@/lib/api/route";
-import { parseInput, queryObject } from "@/lib/api/validation";
+import { paginated } from "@/lib/api/pagination";
+import { apiRoute, created, endpoint } from "@/lib/api/route";
 import { createContact } from "@/lib/contacts/mutations";
 import { listContacts } from "@/lib/contacts/queries";
-import { createContactSchema, listContactsQuery } from "@/lib/contacts/schemas";
+import { createContactBody, listContactsQuery } from "@/lib/contacts/schemas";
+import { serializeContact } from "@/lib/contacts/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
-  GET: async ({ caller, url }) =>
-    listContacts(caller, parseInput(listContactsQuery, queryObject(url.searchParams)), url),
-  POST: async ({ caller, body }) => created(await createContact(caller, parseInput(createContactSchema, body))),
+  GET: endpoint({
+    query: listContactsQuery,
+    handler: async ({ request, caller, query }) =>
+      paginated(request, await listContacts(caller, query), serializeContact),
+  }),
+  POST: endpoint({
+    permission: "contacts.create",
+    body: createContactBody,
+    handler: async ({ caller, body }) => created(serializeContact(await createContact(caller, body))),
+  }),
 });

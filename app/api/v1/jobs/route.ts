@@ -1,28 +1,23 @@
-import { todayIn } from "@/lib/api/dates";
 import { paginated } from "@/lib/api/pagination";
-import { apiRoute, created } from "@/lib/api/route";
-import { parseInput, queryObject } from "@/lib/api/validation";
-import { requirePermission } from "@/lib/auth/permissions";
-import { createJob, listJobs } from "@/lib/jobs/queries";
-import { jobCreateBody, jobListQuery } from "@/lib/jobs/schemas";
+import { apiRoute, created, endpoint } from "@/lib/api/route";
+import { todayIn } from "@/lib/core/dates";
+import { createJob } from "@/lib/jobs/mutations";
+import { listJobs } from "@/lib/jobs/queries";
+import { createJobBody, listJobsQuery } from "@/lib/jobs/schemas";
 import { serializeJob, serializeJobListItem } from "@/lib/jobs/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
-  GET: async ({ url, caller }) => {
-    const query = parseInput(jobListQuery, queryObject(url.searchParams));
-    const { page, total, rows } = await listJobs(caller, query);
-    const today = todayIn(caller.tenant.timezone);
-    return paginated(
-      url,
-      page,
-      total,
-      rows.map((job) => serializeJobListItem(job, today)),
-    );
-  },
-  POST: async ({ caller, body }) => {
-    // The permission first: a role that may not create jobs learns nothing from validation messages.
-    requirePermission(caller, "jobs.create");
-    const job = await createJob(caller, parseInput(jobCreateBody, body));
-    return created(serializeJob(job, todayIn(caller.tenant.timezone)));
-  },
+  GET: endpoint({
+    query: listJobsQuery,
+    handler: async ({ request, caller, query }) => {
+      const today = todayIn(caller.tenant.timezone);
+      return paginated(request, await listJobs(caller, query), (job) => serializeJobListItem(job, today));
+    },
+  }),
+  POST: endpoint({
+    permission: "jobs.create",
+    body: createJobBody,
+    handler: async ({ caller, body }) =>
+      created(serializeJob(await createJob(caller, body), todayIn(caller.tenant.timezone))),
+  }),
 });

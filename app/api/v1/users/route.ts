@@ -1,12 +1,11 @@
-import { apiRoute } from "@/lib/api/route";
-import { parseInput, queryObject } from "@/lib/api/validation";
+import { apiRoute, endpoint } from "@/lib/api/route";
 import { listUsers } from "@/lib/users/queries";
-import { userListQuery } from "@/lib/users/schemas";
+import { listUsersQuery } from "@/lib/users/schemas";
 import { serializeUser } from "@/lib/users/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
-  GET: async ({ url, caller }) => {
-    const query = parseInput(userListQuery, queryObject(url.searchParams));
-    return { data: (await listUsers(caller.db, query.search)).map(serializeUser) };
-  },
+  GET: endpoint({
+    query: listUsersQuery,
+    handler: async ({ caller, query }) => ({ data: (await listUsers(caller, query)).map(serializeUser) }),
+  }),
 });

@@ -1,12 +1,21 @@
-import { pathUuid } from "@/lib/api/records";
-import { apiRoute } from "@/lib/api/route";
-import { parseInput } from "@/lib/api/validation";
+import { byUuid } from "@/lib/api/records";
+import { apiRoute, endpoint } from "@/lib/api/route";
 import { updateClient } from "@/lib/clients/mutations";
-import { getClient } from "@/lib/clients/queries";
-import { updateClientSchema } from "@/lib/clients/schemas";
+import { findVisibleClient, loadClient } from "@/lib/clients/queries";
+import { updateClientBody } from "@/lib/clients/schemas";
+import { serializeClient } from "@/lib/clients/serialize";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute<{ uuid: string }>({
-  GET: async ({ caller, params }) => getClient(caller, pathUuid(params.uuid, "client")),
-  PUT: async ({ caller, params, body }) =>
-    updateClient(caller, pathUuid(params.uuid, "client"), parseInput(updateClientSchema, body)),
+const load = byUuid("client", findVisibleClient);
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+  GET: endpoint({
+    load,
+    handler: async ({ caller, record }) => serializeClient(await loadClient(caller, record.id)),
+  }),
+  PUT: endpoint({
+    permission: "clients.update",
+    load,
+    body: updateClientBody,
+    handler: async ({ caller, record, body }) => serializeClient(await updateClient(caller, record.id, body)),
+  }),
 });

@@ -1,12 +1,21 @@
-import { pathUuid } from "@/lib/api/records";
-import { apiRoute } from "@/lib/api/route";
-import { parseInput } from "@/lib/api/validation";
+import { byUuid } from "@/lib/api/records";
+import { apiRoute, endpoint } from "@/lib/api/route";
 import { updateContact } from "@/lib/contacts/mutations";
-import { getContact } from "@/lib/contacts/queries";
-import { updateContactSchema } from "@/lib/contacts/schemas";
+import { findVisibleContact, loadContact } from "@/lib/contacts/queries";
+import { updateContactBody } from "@/lib/contacts/schemas";
+import { serializeContact } from "@/lib/contacts/serialize";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute<{ uuid: string }>({
-  GET: async ({ caller, params }) => getContact(caller, pathUuid(params.uuid, "contact")),
-  PUT: async ({ caller, params, body }) =>
-    updateContact(caller, pathUuid(params.uuid, "contact"), parseInput(updateContactSchema, body)),
+const load = byUuid("contact", findVisibleContact);
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+  GET: endpoint({
+    load,
+    handler: async ({ caller, record }) => serializeContact(await loadContact(caller, record.id)),
+  }),
+  PUT: endpoint({
+    permission: "contacts.update",
+    load,
+    body: updateContactBody,
+    handler: async ({ caller, record, body }) => serializeContact(await updateContact(caller, record.id, body)),
+  }),
 });

@@ -1,10 +1,13 @@
-import { todayIn } from "@/lib/api/dates";
-import { pathUuid } from "@/lib/api/records";
-import { apiRoute } from "@/lib/api/route";
-import { getJob } from "@/lib/jobs/queries";
+import { byUuid } from "@/lib/api/records";
+import { apiRoute, endpoint } from "@/lib/api/route";
+import { todayIn } from "@/lib/core/dates";
+import { findVisibleJob, loadJob } from "@/lib/jobs/queries";
 import { serializeJob } from "@/lib/jobs/serialize";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute<{ uuid: string }>({
-  GET: async ({ params, caller }) =>
-    serializeJob(await getJob(caller, pathUuid(params.uuid, "job")), todayIn(caller.tenant.timezone)),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+  GET: endpoint({
+    load: byUuid("job", findVisibleJob),
+    handler: async ({ caller, record }) =>
+      serializeJob(await loadJob(caller, record.id), todayIn(caller.tenant.timezone)),
+  }),
 });

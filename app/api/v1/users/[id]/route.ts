@@ -1,8 +1,11 @@
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, endpoint } from "@/lib/api/route";
 import { getUser } from "@/lib/users/queries";
 import { pathUserId } from "@/lib/users/schemas";
 import { serializeUser } from "@/lib/users/serialize";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute<{ id: string }>({
-  GET: async ({ params, caller }) => serializeUser(await getUser(caller.db, pathUserId(params.id))),
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+  GET: endpoint({
+    load: (caller, params) => getUser(caller, pathUserId(params.id)),
+    handler: async ({ record }) => serializeUser(record),
+  }),
 });

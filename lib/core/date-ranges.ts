@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { addDays, fromDbDate, isCalendarDate, toDbDate, todayIn } from "./dates";
 
-export const NAMED_RANGES = [
+const NAMED_RANGES = [
   "today",
   "yesterday",
   "this_week",
@@ -18,13 +18,13 @@ export const NAMED_RANGES = [
   "last_year",
 ] as const;
 
-export type NamedRange = (typeof NAMED_RANGES)[number];
+type NamedRange = (typeof NAMED_RANGES)[number];
 
 /** A parsed range: a name still to be placed in time, or explicit inclusive ends (undefined = open). */
 export type DateRangeSpec = { name: NamedRange } | { from?: string; to?: string };
 
 /** Inclusive `YYYY-MM-DD` ends; an undefined end is open. */
-export interface DateRange {
+interface DateRange {
   from?: string;
   to?: string;
 }

@@ -1,7 +1,8 @@
-// References to other records in queries and bodies: uuids (lower-cased like the ones in paths) and integer ids.
+// References to other records in paths, queries and bodies: uuids (lower-cased) and integer ids.
 import { z } from "zod";
-import { UUID } from "./records";
 import { queryInt } from "./validation";
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const uuidString = () =>
   z

@@ -1,4 +1,5 @@
-// zod set up once for the API: messages a person understands, and parsing helpers that turn failures into 422s.
+// zod set up once: messages a person understands, the building blocks of input schemas, and parsing that turns
+// failures into 422s.
 import { z } from "zod";
 import { validationFailed, zodFieldErrors } from "./errors";
 
@@ -9,6 +10,9 @@ z.config({
     switch (issue.code) {
       case "invalid_type":
         if (issue.input === undefined) return "This field is required.";
+        // JSON numbers beyond double range (1e999) parse as Infinity.
+        if (typeof issue.input === "number" && issue.expected === "number")
+          return "Must be a finite number: this one is too large.";
         return `Must be ${article(issue.expected)}, not ${received(issue.input)}.`;
       case "too_big":
         if (issue.origin === "string") return `Must be at most ${issue.maximum} characters.`;
@@ -47,23 +51,6 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   return result.data;
 }
 
-/**
- * Query parameters as an object for zod. `key[]` and repeated `key` become arrays; a key that appears once is a
- * string, so a schema that wants one value rejects a repeated key instead of picking one silently.
- */
-export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  for (const rawKey of new Set(params.keys())) {
-    const isArray = rawKey.endsWith("[]");
-    const key = isArray ? rawKey.slice(0, -2) : rawKey;
-    const values = params.getAll(rawKey);
-    const existing = query[key];
-    const merged = existing === undefined ? values : [...[existing].flat(), ...values];
-    query[key] = isArray || merged.length > 1 || existing !== undefined ? merged : merged[0];
-  }
-  return query;
-}
-
 /** A query value that must be a list (`tags[]=1&tags[]=2`, or `tags=1`): one value becomes a list of one. */
 export const queryList = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (typeof v === "string" ? [v] : v), z.array(item).max(1000));
@@ -85,17 +72,11 @@ export const isStorableText = (s: string) => !s.includes("\u0000") && s.isWellFo
 export const text = (max: number) =>
   z.string().trim().max(max).refine(isStorableText, "Must be valid Unicode text without NUL characters.");
 
-/** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30). */
-export const isoDate = () =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "Must be a date as YYYY-MM-DD.")
-    .refine((s) => {
-      const d = new Date(`${s}T00:00:00Z`);
-      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-    }, "Must be a real calendar date.");
-
 /** The keys that were sent: a partial update writes exactly these (null included, to clear a field). */
 export function withoutUndefined<T extends object>(values: T): T {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as T;
 }
+
+/** The one sort direction of every list. */
+export const SORT_DIRECTIONS = ["asc", "desc"] as const;
+export type Direction = (typeof SORT_DIRECTIONS)[number];

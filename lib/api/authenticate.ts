@@ -1,28 +1,11 @@
-// Who is calling: the token's user, its role and tenant, and the tenant-scoped database every query goes through.
+// Token authentication: the bearer token of a request resolved to its caller (lib/auth/caller.ts).
 import { timingSafeEqual } from "node:crypto";
-import { type Permission, permissionsOf } from "@/lib/auth/permissions";
-import { type TenantDb, tenantDb } from "@/lib/db/tenant";
+import type { Caller } from "@/lib/auth/caller";
+import { permissionsOf } from "@/lib/auth/permissions";
+import { unauthenticated } from "@/lib/core/errors";
+import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { ClientAccess } from "@/lib/generated/prisma/enums";
 import { hashToken, TOKEN_PATTERN } from "@/lib/tokens";
-import { unauthenticated } from "./errors";
-
-export interface Caller {
-  tenant: { id: number; name: string; timezone: string };
-  user: {
-    id: number;
-    firstname: string;
-    lastname: string;
-    email: string;
-    timezone: string;
-    clientAccess: ClientAccess;
-    isOwner: boolean;
-  };
-  roleName: string;
-  permissions: ReadonlySet<Permission>;
-  tokenId: number;
-  db: TenantDb;
-}
 
 /** One row of the authentication query: the token, its user's own fields (as the caller carries them), role and tenant. */
 type TokenOwnerRow = Omit<Caller["user"], "id"> & {

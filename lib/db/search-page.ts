@@ -1,18 +1,11 @@
-// One page of a searched list (clients?search=, contacts?search=). A search's matches can cluster in the list's
-// order (every "Kestrel …" client sits under K, every Walsh under W), while PostgreSQL plans `ORDER BY … LIMIT` as
-// if they were spread evenly: it walks the index that gives the order through tens of thousands of other rows to
-// fill the page (140 ms for `kestrel` among the clients, 600 ms for `walsh` among the contacts on the bench data).
-// So when the trigram index finds no more matches than the list's `maxSorted`, the page is taken from the matches
-// alone: their ids (a query without order, which the trigram index answers), put in order by PostgreSQL in one
-// statement that cannot walk an index, and the page's rows read by id. That costs time in proportion to the
-// matches, where a walk through evenly spread matches is short: under load `glasgow` (9,333 clients spread over the
-// alphabet) went from 27 to 9 requests/s this way, `kestrel` from 9 to 12, contacts named Walsh from timing out to
-// 8 (bench/RESULTS.md). Each list sets its bound accordingly.
-import { Prisma } from "@/lib/generated/prisma/client";
-import type { Caller } from "./caller";
-import type { Page } from "./pagination";
+// One page of a searched list (clients?search=, contacts?search=). Search matches often cluster in the list's order,
+// where PostgreSQL's ORDER BY … LIMIT plan walks far; so up to `maxSorted` matches the page is sorted from the
+// matches alone (measurements: bench/RESULTS.md, "Search pages").
 
-type Direction = "asc" | "desc";
+import type { Page } from "@/lib/core/pagination";
+import type { Direction } from "@/lib/core/validation";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { TenantScope } from "./tenant";
 
 /** A list's order: database columns and directions, the last column unique. */
 export type ListOrder = [column: string, direction: Direction][];
@@ -24,7 +17,7 @@ export function prismaOrderBy(order: ListOrder) {
   }));
 }
 
-export interface SearchedList<Row> {
+interface SearchedList<Row> {
   /** The table the list reads, and its order, which `rows` reads with prismaOrderBy. */
   table: "clients" | "contacts";
   order: ListOrder;
@@ -38,11 +31,15 @@ export interface SearchedList<Row> {
 }
 
 /** The total and the rows of one page of a search. */
-export async function searchPage<Row>(caller: Caller, list: SearchedList<Row>, page: Page): Promise<[number, Row[]]> {
+export async function searchPage<Row>(
+  scope: TenantScope,
+  list: SearchedList<Row>,
+  page: Page,
+): Promise<[number, Row[]]> {
   const total = await list.count();
   if (total === 0 || page.skip >= total) return [total, []];
   if (total > list.maxSorted) return [total, await list.rows(page)];
-  const ids = await sortedPageIds(caller, list, await list.matchIds(), page);
+  const ids = await sortedPageIds(scope, list, await list.matchIds(), page);
   return [total, await list.rows({ skip: 0, take: ids.length }, ids)];
 }
 
@@ -51,7 +48,7 @@ export async function searchPage<Row>(caller: Caller, list: SearchedList<Row>, p
  * as a walk of an ordering index; the tenant is named here, as in every raw statement (lib/db/tenant.ts).
  */
 async function sortedPageIds(
-  caller: Caller,
+  scope: TenantScope,
   { table, order }: Pick<SearchedList<unknown>, "table" | "order">,
   ids: number[],
   page: Page,
@@ -64,9 +61,9 @@ async function sortedPageIds(
   }
   const columns = Prisma.raw(order.map(([column]) => `"${column}"`).join(", "));
   const orderBy = Prisma.raw(order.map(([column, direction]) => `"${column}" ${direction.toUpperCase()}`).join(", "));
-  const rows = await caller.db.$queryRaw<{ id: number }[]>`
+  const rows = await scope.db.$queryRaw<{ id: number }[]>`
     SELECT id FROM (
-      SELECT id, ${columns} FROM ${Prisma.raw(`"${table}"`)} WHERE tenant_id = ${caller.tenant.id} AND id = ANY(${ids}::int[]) OFFSET 0
+      SELECT id, ${columns} FROM ${Prisma.raw(`"${table}"`)} WHERE tenant_id = ${scope.tenant.id} AND id = ANY(${ids}::int[]) OFFSET 0
     ) AS matches
     ORDER BY ${orderBy} LIMIT ${page.take} OFFSET ${page.skip}`;
   return rows.map((row) => row.id);

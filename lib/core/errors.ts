@@ -36,6 +36,17 @@ export function validationFailed(errors: FieldErrors): ApiError {
 /** A 422 for one field, for rules that zod cannot see (uniqueness, references to other records). */
 export const invalidField = (field: string, message: string) => validationFailed({ [field]: [message] });
 
+/** An error keyed `field.i` for each id at index i of a sent list that is not among the `known` ones. */
+export function unknownIdErrors(
+  field: string,
+  sent: readonly number[] | null | undefined,
+  known: readonly number[],
+  message: string,
+): FieldErrors {
+  const found = new Set(known);
+  return Object.fromEntries((sent ?? []).flatMap((id, i) => (found.has(id) ? [] : [[`${field}.${i}`, [message]]])));
+}
+
 /** zod issues to the `errors` map: one key per offending field, as a dot path (`contact.email`, `tags.0`). */
 export function zodFieldErrors(error: z.ZodError, root = "body"): FieldErrors {
   const errors: FieldErrors = {};

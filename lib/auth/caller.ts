@@ -1,0 +1,22 @@
+// Who is calling: the token's user, its role and tenant, and the tenant-scoped database every query goes through.
+// lib/api/authenticate.ts builds it from a bearer token; every read and write of a resource takes it.
+import type { Permission } from "@/lib/auth/permissions";
+import type { TenantDb } from "@/lib/db/tenant";
+import type { ClientAccess } from "@/lib/generated/prisma/enums";
+
+export interface Caller {
+  tenant: { id: number; name: string; timezone: string };
+  user: {
+    id: number;
+    firstname: string;
+    lastname: string;
+    email: string;
+    timezone: string;
+    clientAccess: ClientAccess;
+    isOwner: boolean;
+  };
+  roleName: string;
+  permissions: ReadonlySet<Permission>;
+  tokenId: number;
+  db: TenantDb;
+}

@@ -1,0 +1,49 @@
+// Pages of a list: the page-size and page query parameters (`limit` or `per_page` on every list, 1..1000), the
+// page they select, and the envelope's schema for the OpenAPI document. lib/api/pagination.ts builds the envelope.
+import { z } from "zod";
+import { component } from "@/lib/openapi/registry";
+import { queryInt } from "./validation";
+
+const MAX_PAGE_SIZE = 1000;
+
+export const paginationQuery = {
+  page: queryInt().pipe(z.number().min(1).max(1_000_000)).optional(),
+  limit: queryInt().pipe(z.number().min(1).max(MAX_PAGE_SIZE)).optional(),
+  per_page: queryInt().pipe(z.number().min(1).max(MAX_PAGE_SIZE)).optional(),
+};
+
+export interface Page {
+  page: number;
+  perPage: number;
+  skip: number;
+  take: number;
+}
+
+/** What a list query returns: its page, the total of matches, and the page's rows. */
+export interface ListPage<Row> {
+  page: Page;
+  total: number;
+  rows: Row[];
+}
+
+export function pageOf(query: { page?: number; limit?: number; per_page?: number }, defaultSize: number): Page {
+  const page = query.page ?? 1;
+  const perPage = query.limit ?? query.per_page ?? defaultSize;
+  return { page, perPage, skip: (page - 1) * perPage, take: perPage };
+}
+
+/** The envelope's schema around a list item schema, registered as a component named `id`. */
+export function paginatedSchema(item: z.ZodType, id: string) {
+  const link = z.url();
+  const envelope = z.object({
+    data: z.array(item),
+    links: z.object({ first: link, last: link, prev: link.nullable(), next: link.nullable() }),
+    meta: z.object({
+      current_page: z.number().int().min(1),
+      last_page: z.number().int().min(1),
+      per_page: z.number().int().min(1).max(MAX_PAGE_SIZE),
+      total: z.number().int().min(0).describe("Number of matching records"),
+    }),
+  });
+  return component(envelope, id);
+}

@@ -1,0 +1,114 @@
+// The order of checks on every write endpoint (decisions.md, Wire format): 401 token → 403 role permission →
+// 404/403 the record in the path → 422 body shape → 422 references. A caller who may not write, or may not have the
+// record, learns nothing from validation messages. Table-driven over the OpenAPI document's writes, so that a new
+// write endpoint fails here until it has a row.
+import { beforeAll, describe, expect, it } from "vitest";
+import { prisma } from "@/lib/db/client";
+import { call, tableCounts, tenantByName, tokenFor, userByEmail } from "../support/api";
+import { operations, pathOf, routeModule } from "../support/routes";
+
+type Kind = "client" | "contact" | "job";
+
+/** Per write endpoint: a body that passes, one that fails zod, and the kind of record its path names (if any). */
+const WRITES: Record<string, { valid: () => object; invalid: object; record?: Kind }> = {
+  "post /clients": { valid: () => ({ name: `Order check ${Math.random()}` }), invalid: { name: 42 } },
+  "put /clients/{uuid}": { valid: () => ({ city: "Leeds" }), invalid: { name: 42 }, record: "client" },
+  "post /contacts": {
+    valid: () => ({ firstname: "Ord", lastname: "Er", email: `order.${Math.random()}@check.test` }),
+    invalid: { firstname: 42 },
+  },
+  "put /contacts/{uuid}": { valid: () => ({ phone_number: "123" }), invalid: { firstname: 42 }, record: "contact" },
+  "post /jobs": { valid: () => ({ name: "Order check job" }), invalid: { name: 42 } },
+};
+
+const writes = operations.filter((op) => op.method !== "get");
+const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
+
+/** A record of each kind: one the Standard user `assigned@acme.test` can see, one it cannot, one of another tenant. */
+const records: Record<"visible" | "hidden" | "foreign", Record<Kind, string>> = {
+  visible: { client: "", contact: "", job: "" },
+  hidden: { client: "", contact: "", job: "" },
+  foreign: { client: "", contact: "", job: "" },
+};
+
+beforeAll(async () => {
+  const db = await prisma();
+  const acme = (await tenantByName("Acme Accounting")).id;
+  const birch = (await tenantByName("Birch Bookkeeping")).id;
+  const assigned = await userByEmail("assigned@acme.test");
+  const seen = { assignedTo: { some: { userId: assigned.id } } };
+  const unseen = { NOT: seen };
+  const find = async (tenantId: number, clientFilter: object) => {
+    const client = await db.client.findFirstOrThrow({ where: { tenantId, ...clientFilter }, orderBy: { id: "asc" } });
+    const contact = await db.contact.findFirstOrThrow({
+      where: { tenantId, clients: { some: { client: clientFilter } }, NOT: { clients: { some: { client: seen } } } },
+      orderBy: { id: "asc" },
+    });
+    const job = await db.job.findFirstOrThrow({
+      where: { tenantId, client: clientFilter, assignees: { none: { userId: assigned.id } }, followers: { none: {} } },
+      orderBy: { id: "asc" },
+    });
+    return { client: client.uuid, contact: contact.uuid, job: job.uuid };
+  };
+  records.hidden = await find(acme, unseen);
+  records.foreign = await find(birch, {});
+  const visibleClient = await db.client.findFirstOrThrow({ where: { tenantId: acme, ...seen } });
+  const visibleContact = await db.contact.findFirstOrThrow({
+    where: { tenantId: acme, clients: { some: { client: seen } } },
+  });
+  records.visible = { client: visibleClient.uuid, contact: visibleContact.uuid, job: "" };
+});
+
+async function send(op: (typeof writes)[number], email: string, uuid: string | undefined, body: object) {
+  const route = await routeModule(op.path);
+  const params: Record<string, string> = uuid ? { uuid } : {};
+  return call(route, op.method.toUpperCase(), pathOf(op, params).slice(1), {
+    token: await tokenFor(email),
+    params,
+    body,
+  });
+}
+
+it("has a row for every write endpoint of the document", () => {
+  expect(writes.map((op) => `${op.method} ${op.path}`).sort()).toEqual(Object.keys(WRITES).sort());
+});
+
+describe.each(writes.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))("%s", (_, op) => {
+  const row = WRITES[`${op.method} ${op.path}`];
+
+  it("is 403 for a Viewer with an invalid body, and writes nothing", async () => {
+    const before = await tableCounts();
+    const res = await send(op, "viewer@acme.test", row.record && records.visible[row.record], row.invalid);
+    expect(res.status).toBe(403);
+    expect(res.body.errors).toBeUndefined();
+    expect(await tableCounts()).toEqual(before);
+  });
+
+  it("answers a valid body from a permitted user", async () => {
+    const res = await send(op, "owner@acme.test", row.record && records.hidden[row.record], row.valid());
+    expect(res.status).toBe(op.method === "post" ? 201 : 200);
+  });
+
+  it.runIf(row.record)("is 404 for an unknown uuid with an invalid body", async () => {
+    const res = await send(op, "owner@acme.test", UNKNOWN_UUID, row.invalid);
+    expect(res.status).toBe(404);
+    expect(res.body.errors).toBeUndefined();
+  });
+
+  it.runIf(row.record)("is 403 for another tenant's uuid with an invalid body", async () => {
+    const res = await send(op, "owner@acme.test", row.record && records.foreign[row.record], row.invalid);
+    expect(res.status).toBe(403);
+    expect(res.body.errors).toBeUndefined();
+  });
+
+  it.runIf(row.record)("is 403 for a record outside a Standard user's visibility with an invalid body", async () => {
+    const res = await send(op, "assigned@acme.test", row.record && records.hidden[row.record], row.invalid);
+    expect(res.status).toBe(403);
+    expect(res.body.errors).toBeUndefined();
+  });
+
+  it.runIf(row.record)("is 422 for a visible record with an invalid body", async () => {
+    const res = await send(op, "assigned@acme.test", row.record && records.visible[row.record], row.invalid);
+    expect(res.status).toBe(422);
+  });
+});
