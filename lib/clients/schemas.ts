@@ -6,6 +6,7 @@ import { queryId, recordId } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
 
+const MAX_CUSTOM_FIELDS = 100;
 const CLIENT_STATUSES = ["prospect", "active"] as const;
 
 const idList = () => z.array(recordId()).max(100);
@@ -47,10 +48,14 @@ const clientFields = {
   client_groups: idList().optional().describe("Client group ids; replaces the client's groups"),
   tags: idList().optional().describe("Tag ids; replaces the client's tags"),
   year_end: yearEnd.optional(),
+  // Counted before any key is looked at, so that a huge object costs one check (decisions.md, Security).
   custom_fields: z
-    .record(z.string().max(100), z.unknown())
+    .record(z.string(), z.unknown())
+    .refine((fields) => Object.keys(fields).length <= MAX_CUSTOM_FIELDS, `Must have at most ${MAX_CUSTOM_FIELDS} keys.`)
+    .pipe(z.record(z.string().max(100), z.unknown()))
+    .meta({ maxProperties: MAX_CUSTOM_FIELDS })
     .optional()
-    .describe("Values of the workspace's custom fields, by name"),
+    .describe(`Values of the workspace's custom fields, by name (at most ${MAX_CUSTOM_FIELDS})`),
 };
 
 export const createClientBody = z.object({ ...clientFields, contact: nestedContact.optional() });

@@ -25,8 +25,13 @@ export const unauthenticated = () =>
 export const forbidden = (message = "You do not have access to this record.") => new ApiError(403, message);
 export const notFound = (what = "Resource") => new ApiError(404, `${what} not found.`);
 
-export function validationFailed(errors: FieldErrors): ApiError {
-  const fields = Object.keys(errors);
+/** An error body lists at most this many fields, however many a body got wrong (decisions.md, Security). */
+const MAX_ERROR_FIELDS = 50;
+
+export function validationFailed(all: FieldErrors): ApiError {
+  const fields = Object.keys(all);
+  const errors =
+    fields.length > MAX_ERROR_FIELDS ? Object.fromEntries(Object.entries(all).slice(0, MAX_ERROR_FIELDS)) : all;
   const first = `${fields[0]}: ${errors[fields[0]][0]}`;
   const more =
     fields.length > 1 ? ` (and ${fields.length - 1} more field${fields.length > 2 ? "s" : ""} with errors)` : "";
