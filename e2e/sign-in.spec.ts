@@ -54,6 +54,16 @@ test("a callbackUrl naming another site is ignored: sign-in never leaves this si
   await expect(page).toHaveURL(`${baseURL}/settings/api-tokens`);
 });
 
+test("a callbackUrl whose dot segments resolve to //host is ignored: sign-in ends on this site", async ({
+  page,
+  baseURL,
+}) => {
+  await page.goto("/signin?callbackUrl=/.//evil.example");
+  await signIn(page, "owner@birch.test");
+  await expect(page).toHaveURL(`${baseURL}/settings/api-tokens`);
+  await expect(page.getByRole("heading", { name: "API tokens" })).toBeVisible();
+});
+
 test("the 11th sign-in attempt for one email within 15 minutes is refused, even from new addresses", async ({
   page,
 }) => {
