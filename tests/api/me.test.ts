@@ -81,7 +81,9 @@ describe("token authentication", () => {
   });
 
   it("accepts the scheme name in any case", async () => {
-    const res = await call(me, "GET", "me", { headers: { Authorization: `bearer ${await tokenFor("owner@acme.test")}` } });
+    const res = await call(me, "GET", "me", {
+      headers: { Authorization: `bearer ${await tokenFor("owner@acme.test")}` },
+    });
     expect(res.status).toBe(200);
   });
 
