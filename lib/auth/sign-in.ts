@@ -16,6 +16,8 @@ export interface SignInIdentity {
   userId: number;
   name: string;
   email: string;
+  /** The user's session version when signing in; a session whose version is older has ended. */
+  sessionVersion: number;
 }
 
 const signInSchema = z.object({
@@ -41,7 +43,15 @@ export async function verifyCredentials(
   // Like token authentication, this runs before the tenant is known: the email and password pick the tenant.
   const candidates = await client.user.findMany({
     where: { email, archivedDate: null, passwordHash: { not: null } },
-    select: { tenantId: true, id: true, firstname: true, lastname: true, email: true, passwordHash: true },
+    select: {
+      tenantId: true,
+      id: true,
+      firstname: true,
+      lastname: true,
+      email: true,
+      passwordHash: true,
+      sessionVersion: true,
+    },
     orderBy: [{ tenantId: "asc" }, { id: "asc" }],
   });
   if (candidates.length === 0) {
@@ -55,6 +65,7 @@ export async function verifyCredentials(
         userId: user.id,
         name: `${user.firstname} ${user.lastname}`,
         email: user.email,
+        sessionVersion: user.sessionVersion,
       };
     }
   }

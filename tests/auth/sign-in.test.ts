@@ -15,6 +15,7 @@ describe("checking an email and password", () => {
       userId: owner.id,
       name: "Olivia Owner",
       email: "owner@acme.test",
+      sessionVersion: 0,
     });
   });
 
