@@ -61,6 +61,22 @@ const config = [
       ],
     },
   },
+  {
+    files: ["lib/db/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^@/lib/(?!db/|core/|generated/)",
+              message: "lib/db is the bottom layer: it opens the database and scopes queries, nothing above it.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   { files: ["tests/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
 ];
 

@@ -3,6 +3,23 @@ const nextConfig = {
   // PGlite ships WebAssembly and data files that it loads from its own package folder at run time.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "swagger-ui-dist"],
   poweredByHeader: false,
+  // Headers every answer carries (decisions.md, "Security"); pages get their CSP and framing headers from proxy.ts.
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "Referrer-Policy", value: "no-referrer" },
+        ],
+      },
+      // API answers belong to one caller: no browser or shared cache may keep them. The OpenAPI document is public.
+      ...["/api/v1", "/api/v1/:path((?!openapi\\.json$).*)"].map((source) => ({
+        source,
+        headers: [{ key: "Cache-Control", value: "no-store" }],
+      })),
+    ];
+  },
 };
 
 export default nextConfig;

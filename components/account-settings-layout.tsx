@@ -1,10 +1,13 @@
 import Link from "next/link";
 import type { SignedInUser } from "@/lib/auth/session";
-import { API_TOKENS_PATH } from "@/lib/paths";
+import { API_TOKENS_PATH, PROFILE_PATH } from "@/lib/paths";
 import { SignOutButton } from "./sign-out-button";
 import { focusRing } from "./styles";
 
-const SECTIONS = [{ href: API_TOKENS_PATH, label: "API tokens" }];
+const SECTIONS = [
+  { href: PROFILE_PATH, label: "Profile" },
+  { href: API_TOKENS_PATH, label: "API tokens" },
+];
 
 /** The frame of every account settings page: who is signed in, sign out, and the settings sections. */
 export function AccountSettingsLayout({

@@ -1,10 +1,11 @@
 // Browser tests against the built app (`npm run test:e2e` builds first), in Debian's Chromium. The server starts on
-// a fresh embedded database, which migrates and seeds the demo data on its first start.
+// a fresh embedded database, which migrates on its first start and seeds the demo data because DEMO_SEED=on asks it to.
+// E2E_PORT moves the server off the default port when another run uses it.
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
 
-const PORT = 3250;
+const PORT = Number(process.env.E2E_PORT || 3250);
 const baseURL = `http://localhost:${PORT}`;
 const dataDir = ".data/e2e";
 
@@ -44,6 +45,9 @@ export default defineConfig({
       DATABASE_URL: "", // always the embedded database, even where DATABASE_URL is set for the Vitest tests
       NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
       NEXTAUTH_URL: baseURL,
+      DEMO_SEED: "on",
+      // The tests play visitors from many addresses through X-Forwarded-For, as a trusted proxy would report them.
+      TRUST_PROXY: "true",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

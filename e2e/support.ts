@@ -3,7 +3,7 @@ import { test as base, expect, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "demo-password";
 export const WRONG_CREDENTIALS = "That email and password do not match an account. Check both and try again.";
-export const RATE_LIMITED = "Too many sign-in attempts. Wait 15 minutes, then try again.";
+export const RATE_LIMITED = "Too many failed sign-in attempts from your network. Wait 15 minutes, then try again.";
 
 /** A private-range address derived from a string, standing in for one visitor's address. */
 export function clientAddress(seed: string) {

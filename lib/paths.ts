@@ -1,3 +1,4 @@
 // Pages that other code links or redirects to.
 export const SIGN_IN_PATH = "/signin";
 export const API_TOKENS_PATH = "/settings/api-tokens";
+export const PROFILE_PATH = "/settings/profile";

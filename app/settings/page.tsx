@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import { API_TOKENS_PATH } from "@/lib/paths";
 
-// API tokens are the only settings section so far.
+// The settings start at the API tokens page, what most people come for; the navigation leads to the others.
 export default function SettingsPage() {
   redirect(API_TOKENS_PATH);
 }

@@ -27,11 +27,6 @@ const pick = <T, K extends keyof T>(from: T, keys: K[]) =>
 /** `last_used_at` is written at most this often per token, not on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export function bearerToken(request: Request): string | null {
-  const match = /^Bearer +(\S+) *$/i.exec(request.headers.get("authorization") ?? "");
-  return match ? match[1] : null;
-}
-
 /** Resolves the caller from the bearer token; anything but a known token of an active user is a 401. */
 export async function authenticate(client: PrismaClient, token: string | null): Promise<Caller> {
   if (!token || !TOKEN_PATTERN.test(token)) throw unauthenticated();

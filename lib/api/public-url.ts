@@ -1,9 +1,7 @@
 // The URL of a request as its caller sees it, for the links an answer carries (decisions.md, Pagination):
 // on APP_URL when set; else on the request's Host; X-Forwarded-Host and -Proto only from a trusted proxy (on
 // Vercel, or with TRUST_PROXY=true), since anyone can send them. Never a hard-coded localhost.
-
-/** Whether the headers a proxy sets can be believed: only on Vercel or when the operator says a proxy overwrites them. */
-const behindTrustedProxy = () => !!process.env.VERCEL || process.env.TRUST_PROXY === "true";
+import { behindTrustedProxy } from "@/lib/client-address";
 
 function publicOrigin(request: Request): string {
   if (process.env.APP_URL) return new URL(process.env.APP_URL).origin;

@@ -9,7 +9,8 @@ import { ApiError, errorResponse, notFound } from "@/lib/core/errors";
 import { parseInput } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
-import { authenticate, bearerToken } from "./authenticate";
+import { bearerToken } from "@/lib/tokens";
+import { authenticate } from "./authenticate";
 import { queryObject, readJsonObject } from "./request";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;

@@ -9,7 +9,9 @@ export function safeCallbackUrl(value: string | string[] | undefined | null): st
   // Resolving against a placeholder origin catches anything else a browser would read as another host.
   const base = "http://same-origin.invalid";
   const url = new URL(value, base);
-  if (url.origin !== base) return API_TOKENS_PATH;
+  // Dot segments collapse while resolving: "/.//evil.example" has the pathname "//evil.example", which a browser
+  // sent there reads as another host. What is returned is checked, not what came in.
+  if (url.origin !== base || /^\/[/\\]/.test(url.pathname)) return API_TOKENS_PATH;
   return url.pathname + url.search + url.hash;
 }
 

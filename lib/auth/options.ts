@@ -1,12 +1,15 @@
 // next-auth configuration: email and password sign-in (Credentials provider) with JWT sessions, no database
-// sessions. The JWT carries the tenant and user ids; lib/auth/session.ts turns it back into a person.
+// sessions. The JWT carries the tenant and user ids and the user's session version; lib/auth/session.ts turns it back
+// into a person, and only while that version is the user's current one.
 //
 // Cross-site request forgery: next-auth requires its double-submit CSRF token (cookie plus form field) on the
 // sign-in and sign-out POSTs, and its session cookie is SameSite=Lax, so another site cannot sign anyone in or out
 // or send the cookie along with a cross-site POST.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { prisma } from "@/lib/db/client";
 import { SIGN_IN_PATH } from "@/lib/paths";
+import { endSessions } from "./account";
 import { authorizeSignIn } from "./sign-in";
 
 // Outside production (`next dev`) a fixed secret keeps sign-in working with no setup; it signs nothing
@@ -33,14 +36,25 @@ export const authOptions: NextAuthOptions = {
       if (user) {
         token.tenantId = user.tenantId;
         token.userId = user.userId;
+        token.sessionVersion = user.sessionVersion;
       }
       return token;
     },
     session({ session, token }) {
-      if (token.tenantId && token.userId) {
-        session.user = { ...session.user, tenantId: token.tenantId, userId: token.userId };
+      if (token.tenantId && token.userId && token.sessionVersion !== undefined) {
+        const { tenantId, userId, sessionVersion } = token;
+        session.user = { ...session.user, tenantId, userId, sessionVersion };
       }
       return session;
+    },
+  },
+  events: {
+    // A JWT cannot be revoked: signing out bumps the user's session version, so that this cookie, any copy of it and
+    // the person's other sessions stop being accepted (lib/auth/session.ts compares versions on every request).
+    async signOut({ token }) {
+      if (token?.tenantId && token.userId && token.sessionVersion !== undefined) {
+        await endSessions(await prisma(), { tenantId: token.tenantId, userId: token.userId }, token.sessionVersion);
+      }
     },
   },
 };

@@ -9,7 +9,7 @@ export const WRONG_CREDENTIALS_MESSAGE = "That email and password do not match a
 
 export function signInErrorMessage(code: string): string {
   if (code === SIGN_IN_RATE_LIMITED) {
-    return "Too many sign-in attempts. Wait 15 minutes, then try again.";
+    return "Too many failed sign-in attempts from your network. Wait 15 minutes, then try again.";
   }
   if (code === "CredentialsSignin") return WRONG_CREDENTIALS_MESSAGE;
   return "Signing in did not work. Please try again.";

@@ -1,7 +1,9 @@
-// Signing in with email and password: the credential check and the sign-in rate limits. next-auth's Credentials
-// provider (lib/auth/options.ts) calls authorizeSignIn; nothing here depends on next-auth.
+// Signing in with email and password: the credential check and the sign-in throttling (decisions.md, "Tokens and
+// sign-in"). next-auth's Credentials provider (lib/auth/options.ts) calls authorizeSignIn; nothing here depends on
+// next-auth.
 import bcrypt from "bcryptjs";
 import { z } from "zod";
+import { clientAddress } from "@/lib/client-address";
 import { isStorableText } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -14,6 +16,8 @@ export interface SignInIdentity {
   userId: number;
   name: string;
   email: string;
+  /** The user's session version when signing in; a session whose version is older has ended. */
+  sessionVersion: number;
 }
 
 const signInSchema = z.object({
@@ -39,7 +43,15 @@ export async function verifyCredentials(
   // Like token authentication, this runs before the tenant is known: the email and password pick the tenant.
   const candidates = await client.user.findMany({
     where: { email, archivedDate: null, passwordHash: { not: null } },
-    select: { tenantId: true, id: true, firstname: true, lastname: true, email: true, passwordHash: true },
+    select: {
+      tenantId: true,
+      id: true,
+      firstname: true,
+      lastname: true,
+      email: true,
+      passwordHash: true,
+      sessionVersion: true,
+    },
     orderBy: [{ tenantId: "asc" }, { id: "asc" }],
   });
   if (candidates.length === 0) {
@@ -53,6 +65,7 @@ export async function verifyCredentials(
         userId: user.id,
         name: `${user.firstname} ${user.lastname}`,
         email: user.email,
+        sessionVersion: user.sessionVersion,
       };
     }
   }
@@ -60,50 +73,75 @@ export async function verifyCredentials(
 }
 
 const SIGN_IN_WINDOW_MS = 15 * 60_000;
-/** Every attempt for an email counts, right or wrong: this is the limit that protects each account. */
-const attemptsPerEmail = createRateLimiter({ prefix: "signin-email", limit: 10, windowMs: SIGN_IN_WINDOW_MS });
+// Sign-in limits never switch off: during a Redis outage each instance counts on its own.
+const signInLimit = (prefix: string, limit: number) =>
+  createRateLimiter({ prefix, limit, windowMs: SIGN_IN_WINDOW_MS, duringOutage: "count-in-process" });
+/** Wrong passwords for one email from one address: past the limit, that address may not try that email again. */
+const failuresPerEmailAddress = signInLimit("signin-email-address-failures", 10);
+/** Wrong passwords from one address for any emails (guessing many accounts): past the limit, the address waits. */
+const failuresPerAddress = signInLimit("signin-address-failures", 30);
 /**
- * From one address, wrong attempts count: a firm's office behind one address signs in more than ten people some
- * mornings. They are counted once the password has been checked, so attempts sent all at once can pass the check
- * together; every attempt, right or wrong, also counts against a higher limit that bounds such bursts.
+ * Wrong passwords for one email from anywhere. They never refuse (anyone could lock a person out by failing from
+ * many addresses): they only delay the next attempt's verdict, more the more there were. Counted, not limited.
  */
-const failuresPerAddress = createRateLimiter({
-  prefix: "signin-address-failures",
-  limit: 10,
-  windowMs: SIGN_IN_WINDOW_MS,
-});
-const attemptsPerAddress = createRateLimiter({ prefix: "signin-address", limit: 100, windowMs: SIGN_IN_WINDOW_MS });
+const FAILURES_COUNTED = 1_000;
+const failuresPerEmail = signInLimit("signin-email-failures", FAILURES_COUNTED);
+
+/** Failures for an email before its attempts wait, and the longest wait. */
+const FREE_FAILURES = 3;
+const MAX_WAIT_MS = 30_000;
+
+/** The wait before an attempt for an email with this many recent failures is judged: 1 s, 2 s, 4 s … at most 30 s. */
+export function signInDelayMs(failures: number): number {
+  return failures < FREE_FAILURES ? 0 : Math.min(MAX_WAIT_MS, 1000 * 2 ** (failures - FREE_FAILURES));
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The client's address as the host reports it. Vercel (and most proxies) set X-Forwarded-For; `next start` sets
- * it from the socket when a client did not send one. A client talking to `next start` directly can vary it, which is
- * why the per-email limit is the one that protects each account.
+ * The key the per-email counts use: the email as the database matches it (citext compares lower() of both sides,
+ * character by character), so every spelling that signs in to an account counts against that account.
  */
-export function clientAddress(headers: Record<string, string | string[] | undefined> | undefined): string | null {
-  const forwarded = headers?.["x-forwarded-for"];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-  return first || null;
+async function emailKey(client: PrismaClient, email: string): Promise<string> {
+  const [row] = await client.$queryRaw<{ key: string }[]>`SELECT lower(${email}::text) AS key`;
+  return row.key;
 }
 
 /**
- * Counts the attempt against the email and the client address, checks the credentials, and counts a wrong one as a
- * failure of the address. Returns the identity, null for wrong credentials, or throws SIGN_IN_RATE_LIMITED.
+ * Checks an email and password within the sign-in limits. Where the client's address is known (a trusted proxy,
+ * lib/client-address.ts), an address that failed too often for this email, or for too many emails, is refused.
+ * Recent failures for the email from any address make the attempt wait before it is judged (`wait`, injectable for
+ * tests). The right password from an address that has not failed is never refused. Returns the identity, null for
+ * wrong credentials, or throws SIGN_IN_RATE_LIMITED.
  */
 export async function authorizeSignIn(
   credentials: unknown,
-  headers?: Record<string, string | string[] | undefined>,
+  headers?: Headers | Record<string, string | string[] | undefined>,
+  wait: (ms: number) => Promise<void> = sleep,
 ): Promise<SignInIdentity | null> {
   const input = signInSchema.safeParse(credentials);
   if (!input.success) return null;
   const { email, password } = input.data;
+  const client = await prisma();
+  const key = await emailKey(client, email);
   const address = clientAddress(headers);
-  const [byEmail, byAddress, failuresLeft] = await Promise.all([
-    attemptsPerEmail.limit(email.toLowerCase()),
-    address ? attemptsPerAddress.limit(address) : null,
+  const emailAtAddress = `${key} ${address}`;
+  const [emailLeft, addressLeft, failuresLeft] = await Promise.all([
+    address ? failuresPerEmailAddress.remaining(emailAtAddress) : null,
     address ? failuresPerAddress.remaining(address) : null,
+    failuresPerEmail.remaining(key),
   ]);
-  if (!byEmail.success || byAddress?.success === false || failuresLeft === 0) throw new Error(SIGN_IN_RATE_LIMITED);
-  const identity = await verifyCredentials(await prisma(), email, password);
-  if (!identity && address) await failuresPerAddress.limit(address);
+  if (emailLeft === 0 || addressLeft === 0) throw new Error(SIGN_IN_RATE_LIMITED);
+  const delay = signInDelayMs(FAILURES_COUNTED - failuresLeft);
+  if (delay > 0) await wait(delay);
+
+  const identity = await verifyCredentials(client, email, password);
+  if (!identity) {
+    await Promise.all([
+      failuresPerEmail.limit(key),
+      address && failuresPerEmailAddress.limit(emailAtAddress),
+      address && failuresPerAddress.limit(address),
+    ]);
+  }
   return identity;
 }

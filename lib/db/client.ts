@@ -38,7 +38,7 @@ export function assertDatabaseConfigured() {
   }
 }
 
-/** The process's database, opened on first use (the embedded one is migrated, and seeded when empty). */
+/** The process's database, opened on first use (the embedded one is migrated; demo data only on request: lib/demo/startup.ts). */
 export function database(): Promise<Database> {
   const target = databaseTarget();
   let db = open.get(target);
@@ -74,7 +74,7 @@ async function connect(): Promise<Database> {
   const pglite = openPGlite();
   await applyMigrations(pglite);
   const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-  const db: Database = {
+  return {
     prisma: client,
     kind: "pglite",
     pglite,
@@ -83,11 +83,6 @@ async function connect(): Promise<Database> {
       await pglite.close();
     },
   };
-  if (process.env.DEMO_SEED !== "off" && (await client.tenant.count()) === 0) {
-    const { seedDemo, printDemoInstructions } = await import("@/lib/demo/seed");
-    printDemoInstructions(await seedDemo(client));
-  }
-  return db;
 }
 
 /** A single pg connection for maintenance work (migrations) against DATABASE_URL. */

@@ -1,24 +1,22 @@
 // Deterministic demo data: the same rows on every run (dates are relative to the day of seeding). Two tenants,
 // so that tenant isolation can be seen; users of every role and client visibility; clients, contacts, jobs with
-// subtasks and time logs. Used by `npm run db:seed`, by the first start of an empty embedded database, and by the
-// tests as their fixture.
+// subtasks and time logs. Used by `npm run db:seed`, by a start that asked for it (lib/demo/startup.ts), and by
+// the tests as their fixture. The one thing that is not deterministic is the demo token: a fixed one would be a
+// credential anyone could compute.
 
-import { createHash } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { BUILT_IN_ROLES } from "@/lib/auth/permissions";
 import { type TenantDb, tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { ClientAccess } from "@/lib/generated/prisma/enums";
-import { createApiToken, TOKEN_PREFIX } from "@/lib/tokens";
+import { createApiToken } from "@/lib/tokens";
 
 export const DEMO_PASSWORD = "demo-password";
 
-/** A fixed token for the demo owner, so the README can show a working curl line. Demo data only. */
-export const DEMO_TOKEN = TOKEN_PREFIX + createHash("sha256").update("cjt demo token").digest("base64url");
-
 export interface DemoSummary {
   tenants: { name: string; users: { email: string; role: string; access: ClientAccess; archived: boolean }[] }[];
-  token: string;
+  /** Known only to the seed that made it: the database keeps its hash. */
+  token?: string;
   tokenOwner: string;
 }
 
@@ -500,13 +498,13 @@ export async function seedDemo(client: PrismaClient): Promise<DemoSummary> {
   const seeded = [];
   for (const plan of DEMO_TENANTS) seeded.push(await seedTenant(client, plan, passwordHash));
   const owner = seeded[0].users[DEMO_TOKEN_OWNER];
-  await createApiToken(client, { tenantId: owner.tenantId, userId: owner.id }, "Demo token", DEMO_TOKEN);
-  return demoSummary();
+  const { token } = await createApiToken(client, { tenantId: owner.tenantId, userId: owner.id }, "Demo token");
+  return demoSummary(token);
 }
 
 const DEMO_TOKEN_OWNER = "owner@acme.test";
 
-export function demoSummary(): DemoSummary {
+export function demoSummary(token?: string): DemoSummary {
   return {
     tenants: DEMO_TENANTS.map((plan) => ({
       name: plan.name,
@@ -517,7 +515,7 @@ export function demoSummary(): DemoSummary {
         archived: !!p.archived,
       })),
     })),
-    token: DEMO_TOKEN,
+    token,
     tokenOwner: DEMO_TOKEN_OWNER,
   };
 }
@@ -534,10 +532,20 @@ export function printDemoInstructions(summary: DemoSummary, baseUrl = process.en
         `    ${u.email.padEnd(22)} ${u.role}${u.access !== "all" ? `, sees ${u.access}` : ""}${u.archived ? " (archived: cannot sign in)" : ""}`,
       );
   }
-  lines.push("", `Demo API token of ${summary.tokenOwner}:`, `  ${summary.token}`, "Try:");
-  lines.push(
-    `  curl -H "Authorization: Bearer ${summary.token}" -H "Accept: application/json" ${baseUrl}/api/v1/me`,
-    "",
-  );
+  if (summary.token) {
+    lines.push("", `Demo API token of ${summary.tokenOwner} (shown once, made for this seed):`, `  ${summary.token}`);
+    lines.push(
+      "Try:",
+      `  curl -H "Authorization: Bearer ${summary.token}" -H "Accept: application/json" ${baseUrl}/api/v1/me`,
+      "",
+    );
+  } else {
+    lines.push(
+      "",
+      `The demo token was shown when the data was seeded. For a new one, sign in and open ${baseUrl}/settings/api-tokens,`,
+      `or run: npm run token:create -- --email ${summary.tokenOwner} --name "Demo"`,
+      "",
+    );
+  }
   console.log(lines.join("\n"));
 }

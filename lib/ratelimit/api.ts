@@ -5,7 +5,9 @@
 // - per client address for requests without a valid token: RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE, default 60.
 // Limiters are built when this module loads, so each app instance reads the environment once.
 import type { Caller } from "@/lib/auth/caller";
+import { clientAddress } from "@/lib/client-address";
 import { ApiError } from "@/lib/core/errors";
+import { bearerToken, TOKEN_PATTERN } from "@/lib/tokens";
 import { createRateLimiter, type RateLimiter, type RateLimitResult } from "./index";
 
 const MINUTE_MS = 60_000;
@@ -33,8 +35,9 @@ const perAddressUnauthenticated = limiter(
 );
 
 /**
- * Addresses refused for bad tokens, with the refusal, until its window resets. Their requests are refused before the
- * token lookup, so a flood of bad tokens costs no database queries; valid tokens sent from such an address wait too.
+ * Addresses refused for bad tokens, with the refusal, until its window resets. Their requests with a missing or
+ * malformed token are refused before anything else, so a flood of those costs no database queries. A request with a
+ * well-formed token is still looked up: a valid token is judged by its own limits, wherever it comes from.
  * Kept per instance: each learns an address from its own first refusal.
  */
 const refusedAddresses = new Map<string, RateLimitResult>();
@@ -55,15 +58,20 @@ export async function admitApiRequest(
   endpoint: EndpointRateLimit | undefined,
   authenticate: () => Promise<Caller>,
 ): Promise<Admission> {
-  const address = clientAddress(request);
-  const refusal = refusalOf(address);
-  if (refusal) throw tooManyRequests(refusal);
+  // Without a trusted proxy the address is unknown: all requests without a valid token then share one bucket.
+  const address = clientAddress(request.headers) ?? "unknown";
+  if (!TOKEN_PATTERN.test(bearerToken(request) ?? "")) {
+    const refusal = refusalOf(address);
+    if (refusal) throw tooManyRequests(refusal);
+  }
 
   let caller: Caller;
   try {
     caller = await authenticate();
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 401) || !perAddressUnauthenticated) throw error;
+    const refusal = refusalOf(address);
+    if (refusal) throw tooManyRequests(refusal);
     const result = await perAddressUnauthenticated.limit(address);
     if (result.success) throw new ApiError(401, error.message, undefined, rateLimitHeaders(result));
     rememberRefusal(address, result);
@@ -81,18 +89,6 @@ export async function admitApiRequest(
   const binding = bindingResult(results);
   if (!binding.success) throw tooManyRequests(binding);
   return { caller, headers: rateLimitHeaders(binding) };
-}
-
-/**
- * The client's address. The first X-Forwarded-For entry is the client as the proxy in front of the app saw it:
- * Vercel and similar hosts set that header themselves, replacing whatever the client sent. Behind a proxy that
- * appends to the header instead, the first entry is the client's own claim, and a client that forges it escapes
- * this per-address limit (not the per-token ones): configure such a proxy to overwrite the header.
- */
-function clientAddress(request: Request): string {
-  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0].trim();
-  // No address is longer than 45 characters; a longer value is not one and should not become a long Redis key.
-  return (forwarded || request.headers.get("x-real-ip")?.trim() || "unknown").slice(0, 64);
 }
 
 function limiter(prefix: string, setting: string, fallback: number, windowMs: number): RateLimiter | undefined {

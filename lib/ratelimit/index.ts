@@ -25,15 +25,20 @@ export interface RateLimitRule {
   prefix: string;
   limit: number;
   windowMs: number;
+  /**
+   * What a Redis-backed limiter does while Redis is out: `allow` everything (the API: availability first), or
+   * `count-in-process`, each instance on its own (sign-in: its limits must never switch off). Default `allow`.
+   */
+  duringOutage?: "allow" | "count-in-process";
 }
 
 /** The limiter for a rule, on the backend the environment names. */
 export function createRateLimiter(rule: RateLimitRule): RateLimiter {
   const upstash = upstashFromEnv();
+  if (!upstash) return new InProcessLimiter(rule);
+  const fallback = rule.duringOutage === "count-in-process" ? new InProcessLimiter(rule) : undefined;
   // Every Redis key starts with RATE_LIMIT_KEY_PREFIX, so that deployments (or test runs) can share one Redis.
-  return upstash
-    ? new UpstashLimiter(rule, upstash, process.env.RATE_LIMIT_KEY_PREFIX || "cjt:ratelimit")
-    : new InProcessLimiter(rule);
+  return new UpstashLimiter(rule, upstash, process.env.RATE_LIMIT_KEY_PREFIX || "cjt:ratelimit", fallback);
 }
 
 export class InProcessLimiter implements RateLimiter {

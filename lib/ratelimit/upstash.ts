@@ -1,6 +1,7 @@
 // The limiter on Upstash Redis over REST (@upstash/ratelimit), shared by every app instance. If Redis cannot be
 // reached the API keeps answering (fail open): a check that fails or outlasts REDIS_TIMEOUT_MS lets the request
 // through, Redis is then left alone for FAIL_OPEN_MS so that no request waits on it, and one line is logged.
+// A limiter given a fallback (sign-in's) counts in process during that time instead of letting everything through.
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import type { RateLimiter, RateLimitResult, RateLimitRule } from "./index";
@@ -45,6 +46,7 @@ export class UpstashLimiter implements RateLimiter {
     private readonly rule: RateLimitRule,
     private readonly connection: UpstashConnection,
     keyPrefix: string,
+    private readonly fallback?: RateLimiter,
   ) {
     this.ratelimit = new Ratelimit({
       redis: connection.redis,
@@ -61,19 +63,19 @@ export class UpstashLimiter implements RateLimiter {
         const { success, limit, remaining, reset } = await this.ratelimit.limit(key);
         return { success, limit, remaining, reset };
       },
-      () => this.uncounted(),
+      async () => (this.fallback ? this.fallback.limit(key) : this.uncounted()),
     );
   }
 
   async remaining(key: string): Promise<number> {
     return this.failingOpen(
       async () => (await this.ratelimit.getRemaining(key)).remaining,
-      () => this.rule.limit,
+      async () => (this.fallback ? this.fallback.remaining(key) : this.rule.limit),
     );
   }
 
-  /** Runs a Redis call, or answers as if nothing had been used while Redis is out. */
-  private async failingOpen<T>(call: () => Promise<T>, whileOut: () => T): Promise<T> {
+  /** Runs a Redis call, or answers without Redis (the fallback's count, or nothing used) while Redis is out. */
+  private async failingOpen<T>(call: () => Promise<T>, whileOut: () => Promise<T>): Promise<T> {
     if (Date.now() < this.connection.unavailableUntil) return whileOut();
     try {
       return await call();
@@ -81,7 +83,10 @@ export class UpstashLimiter implements RateLimiter {
       // Requests in flight when Redis went away all land here: only the first one starts the interval and logs.
       if (Date.now() >= this.connection.unavailableUntil) {
         this.connection.unavailableUntil = Date.now() + FAIL_OPEN_MS;
-        console.error(`Rate limiting is off for ${FAIL_OPEN_MS / 1000} s: Upstash Redis did not answer.`, error);
+        console.error(
+          `Rate limiting is off for ${FAIL_OPEN_MS / 1000} s: Upstash Redis did not answer (sign-in limits count in process).`,
+          error,
+        );
       }
       return whileOut();
     }

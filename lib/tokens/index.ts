@@ -20,6 +20,12 @@ export function generateTokenValue(): string {
   return TOKEN_PREFIX + randomBytes(32).toString("base64url");
 }
 
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearerToken(request: Request): string | null {
+  const match = /^Bearer +(\S+) *$/i.exec(request.headers.get("authorization") ?? "");
+  return match ? match[1] : null;
+}
+
 export function hashToken(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as me from "@/app/api/v1/me/route";
 import { prisma } from "@/lib/db/client";
-import { DEMO_TOKEN } from "@/lib/demo/seed";
 import { createApiToken, generateTokenValue, hashToken, revokeApiToken } from "@/lib/tokens";
 import { call, tokenFor, userByEmail } from "../support/api";
 
@@ -9,7 +8,7 @@ const UNAUTHENTICATED = { message: expect.stringMatching(/^Unauthenticated/) };
 
 describe("GET /me", () => {
   it("answers the token owner's profile with exactly the spec's fields", async () => {
-    const res = await call(me, "GET", "me", { token: DEMO_TOKEN });
+    const res = await call(me, "GET", "me", { token: await tokenFor("owner@acme.test") });
     const owner = await userByEmail("owner@acme.test");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
@@ -43,7 +42,7 @@ describe("token authentication", () => {
     ["no token after Bearer", "Bearer "],
     ["a token without the prefix", `Bearer ${"a".repeat(43)}`],
     ["a token of the wrong length", "Bearer cjt_abc"],
-    ["two tokens", `Bearer ${DEMO_TOKEN} ${DEMO_TOKEN}`],
+    ["two tokens", `Bearer ${generateTokenValue()} ${generateTokenValue()}`],
     ["SQL in the header", "Bearer ' OR 1=1 --"],
   ])("is 401 for a malformed header: %s", async (_, authorization) => {
     const res = await call(me, "GET", "me", { headers: { Authorization: authorization } });
@@ -82,7 +81,9 @@ describe("token authentication", () => {
   });
 
   it("accepts the scheme name in any case", async () => {
-    const res = await call(me, "GET", "me", { headers: { Authorization: `bearer ${DEMO_TOKEN}` } });
+    const res = await call(me, "GET", "me", {
+      headers: { Authorization: `bearer ${await tokenFor("owner@acme.test")}` },
+    });
     expect(res.status).toBe(200);
   });
 

@@ -1,12 +1,11 @@
 // The API wrapper's error model, tested on real routes where one exists and on a probe route for body handling.
-import { describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import * as unknown from "@/app/api/v1/[[...path]]/route";
 import * as me from "@/app/api/v1/me/route";
 import { MAX_BODY_BYTES } from "@/lib/api/request";
 import { apiRoute, created, endpoint } from "@/lib/api/route";
-import { DEMO_TOKEN } from "@/lib/demo/seed";
-import { call } from "../support/api";
+import { call, tokenFor } from "../support/api";
 
 const probeSchema = z.object({
   name: z.string().max(5),
@@ -21,7 +20,10 @@ const probe = apiRoute({
     },
   }),
 });
-const token = DEMO_TOKEN;
+let token: string;
+beforeAll(async () => {
+  token = await tokenFor("owner@acme.test");
+});
 
 describe("request bodies", () => {
   it("passes a JSON object to the handler", async () => {

@@ -151,8 +151,8 @@ describe.each(backends)("API rate limits, $name", (backend) => {
     expect((await call(app.me, "GET", "me", { token: await newToken("owner@acme.test") })).status).toBe(200);
   });
 
-  it("limits requests without a valid token per client address, before looking the token up", async () => {
-    const app = await startAppInstance(limits({ RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: "2" }));
+  it("limits requests without a valid token per client address, as a trusted proxy reports it", async () => {
+    const app = await startAppInstance(limits({ RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: "2", TRUST_PROXY: "true" }));
     const from = (address: string) => ({ "X-Forwarded-For": `${address}, 10.0.0.1` });
     const attacker = from("203.0.113.9");
 
@@ -166,16 +166,31 @@ describe.each(backends)("API rate limits, $name", (backend) => {
       expect(res.headers.get("x-ratelimit-remaining")).toBe(String(remaining));
     }
     expectRefused(await call(app.me, "GET", "me", { token: generateTokenValue(), headers: attacker }), 2, 60);
-    // Refused before the lookup, so even a valid token waits when it comes from that address.
-    const valid = await newToken("owner@acme.test");
-    expectRefused(await call(app.me, "GET", "me", { token: valid, headers: attacker }), 2, 60);
-
+    expectRefused(await call(app.me, "GET", "me", { token: "not-a-token", headers: attacker }), 2, 60);
     expect(
       (await call(app.me, "GET", "me", { token: generateTokenValue(), headers: from("198.51.100.4") })).status,
     ).toBe(401);
-    expect((await call(app.me, "GET", "me", { token: valid, headers: { "X-Real-IP": "198.51.100.5" } })).status).toBe(
-      200,
-    );
+  });
+
+  it("never lets a flood of bad tokens make a valid token fail, from the same address", async () => {
+    const app = await startAppInstance(limits({ RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: "60", TRUST_PROXY: "true" }));
+    const headers = { "X-Forwarded-For": "10.2.2.2" };
+    for (let i = 0; i < 60; i++) await call(app.me, "GET", "me", { token: generateTokenValue(), headers });
+    expectRefused(await call(app.me, "GET", "me", { token: generateTokenValue(), headers }), 60, 60);
+
+    const valid = await call(app.me, "GET", "me", { token: await newToken("owner@acme.test"), headers });
+    expect(valid.status).toBe(200);
+    expect(valid.headers.get("x-ratelimit-limit")).toBe("100"); // judged by the token's own limit
+  });
+
+  it("ignores a client's X-Forwarded-For without a trusted proxy: every address it claims shares one bucket", async () => {
+    const app = await startAppInstance(limits({ RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: "2", TRUST_PROXY: "" }));
+    const claiming = (address: string) => ({ "X-Forwarded-For": address, "X-Real-IP": address });
+    expect((await call(app.me, "GET", "me", { headers: claiming("192.0.2.1") })).status).toBe(401);
+    expect((await call(app.me, "GET", "me", { headers: claiming("192.0.2.2") })).status).toBe(401);
+    expectRefused(await call(app.me, "GET", "me", { headers: claiming("192.0.2.3") }), 2, 60);
+    const token = await newToken("owner@acme.test");
+    expect((await call(app.me, "GET", "me", { token, headers: claiming("192.0.2.4") })).status).toBe(200);
   });
 
   it("puts the headers on error answers too", async () => {

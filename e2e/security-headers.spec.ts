@@ -1,0 +1,69 @@
+import { expect, signIn, test } from "./support";
+
+/** The script-src directive of a CSP. */
+const scriptSrc = (csp: string) => csp.split(";").find((directive) => directive.trim().startsWith("script-src")) ?? "";
+
+test("the signed-in token page cannot be framed and runs only scripts with this answer's nonce", async ({ page }) => {
+  await page.goto("/signin?callbackUrl=%2Fsettings%2Fapi-tokens");
+  await signIn(page, "viewer@acme.test");
+  await expect(page.getByRole("heading", { name: "API tokens" })).toBeVisible();
+
+  const response = await page.request.get("/settings/api-tokens");
+  expect(response.status()).toBe(200);
+  const headers = response.headers();
+  expect(headers["x-frame-options"]).toBe("DENY");
+  expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+  expect(scriptSrc(headers["content-security-policy"])).toMatch(/'nonce-[A-Za-z0-9+/=]{16,}'/);
+  expect(scriptSrc(headers["content-security-policy"])).not.toContain("unsafe-inline");
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["referrer-policy"]).toBe("no-referrer");
+  // The nonce is fresh on every answer.
+  const again = (await page.request.get("/settings/api-tokens")).headers()["content-security-policy"];
+  expect(again).not.toBe(headers["content-security-policy"]);
+});
+
+test("a page on another site that frames the token page shows nothing of it", async ({ page, baseURL }) => {
+  await page.goto("/signin");
+  await signIn(page, "viewer@acme.test");
+  // A page of another origin (about:blank here) framing the token page: the browser refuses to render it.
+  await page.goto("about:blank");
+  await page.setContent(`<iframe src="${baseURL}/settings/api-tokens" width="600" height="400"></iframe>`);
+  const frame = page.frameLocator("iframe");
+  await page.waitForTimeout(1_000);
+  await expect(frame.getByRole("heading", { name: "API tokens" })).toHaveCount(0);
+});
+
+test("the pages and the API reference work under the policy: no violations reported", async ({ page }) => {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Content-Security-Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.goto("/signin");
+  await signIn(page, "assigned@acme.test");
+  await expect(page.getByRole("heading", { name: "API tokens" })).toBeVisible();
+  await page.getByRole("link", { name: "Profile" }).click();
+  await expect(page.getByRole("heading", { name: "Profile", exact: true })).toBeVisible();
+  await page.goto("/docs");
+  await expect(page.getByRole("heading", { name: /Client, Job and Time Tracking API/ })).toBeVisible({
+    timeout: 30_000,
+  });
+  expect(violations).toEqual([]);
+});
+
+test("API answers are not stored by caches and carry nosniff and no-referrer; the OpenAPI document may be cached", async ({
+  request,
+}) => {
+  const me = await request.get("/api/v1/me", { headers: { Accept: "application/json" } });
+  expect(me.status()).toBe(401);
+  expect(me.headers()["cache-control"]).toBe("no-store");
+  expect(me.headers()["x-content-type-options"]).toBe("nosniff");
+  expect(me.headers()["referrer-policy"]).toBe("no-referrer");
+
+  const unknown = await request.get("/api/v1/nope", { headers: { Accept: "application/json" } });
+  expect(unknown.headers()["cache-control"]).toBe("no-store");
+
+  const document = await request.get("/api/v1/openapi.json");
+  expect(document.status()).toBe(200);
+  expect(document.headers()["cache-control"]).toMatch(/max-age=\d+/);
+  expect(document.headers()["x-content-type-options"]).toBe("nosniff");
+});

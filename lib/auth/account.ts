@@ -1,0 +1,102 @@
+// A signed-in person's own account: name, time zone and password, and ending their sessions. Every function takes
+// the person from the caller (the session), never from a form.
+import bcrypt from "bcryptjs";
+import { z } from "zod";
+import { isStorableText } from "@/lib/core/validation";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from "./password-rules";
+
+export interface AccountOwner {
+  tenantId: number;
+  userId: number;
+}
+
+const name = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Enter your ${what}.`)
+    .max(100, `Your ${what} may be at most 100 characters.`)
+    .refine(isStorableText, `Your ${what} may not contain NUL or unpaired surrogate characters.`);
+
+/** The IANA name Intl knows the zone by ("europe/london" becomes "Europe/London"), or undefined for no zone. */
+function canonicalTimeZone(value: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+export const profileSchema = z.object({
+  firstname: name("first name"),
+  lastname: name("last name"),
+  timezone: z
+    .string()
+    .trim()
+    .max(100)
+    .transform((value, context) => {
+      const zone = value ? canonicalTimeZone(value) : undefined;
+      if (zone) return zone;
+      context.addIssue({ code: "custom", message: "Choose a time zone from the list, such as Europe/London." });
+      return z.NEVER;
+    }),
+});
+
+export const passwordChangeSchema = z
+  .object({
+    current: z.string().min(1, "Enter your current password."),
+    next: z
+      .string()
+      .min(PASSWORD_MIN_LENGTH, `The new password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
+      .refine(
+        (value) => Buffer.byteLength(value) <= PASSWORD_MAX_BYTES,
+        `The new password may be at most ${PASSWORD_MAX_BYTES} bytes (fewer characters for accented letters or emoji).`,
+      )
+      .refine(isStorableText, "The new password may not contain NUL or unpaired surrogate characters."),
+    confirmation: z.string(),
+  })
+  .refine((input) => input.next === input.confirmation, {
+    path: ["confirmation"],
+    message: "The two new passwords differ. Type the same one twice.",
+  });
+
+export async function updateProfile(
+  client: PrismaClient,
+  owner: AccountOwner,
+  profile: z.output<typeof profileSchema>,
+) {
+  await client.user.update({ where: { tenantId_id: { tenantId: owner.tenantId, id: owner.userId } }, data: profile });
+}
+
+/**
+ * Sets a new password if `current` is the person's password, and ends all their sessions (this one is renewed by
+ * the caller). Returns the new session version, or null when the current password is wrong.
+ */
+export async function changePassword(
+  client: PrismaClient,
+  owner: AccountOwner,
+  current: string,
+  next: string,
+): Promise<number | null> {
+  const where = { tenantId_id: { tenantId: owner.tenantId, id: owner.userId } };
+  const user = await client.user.findUnique({ where, select: { passwordHash: true } });
+  if (!user?.passwordHash || !(await bcrypt.compare(current, user.passwordHash))) return null;
+  const updated = await client.user.update({
+    where,
+    data: { passwordHash: await bcrypt.hash(next, 10), sessionVersion: { increment: 1 } },
+    select: { sessionVersion: true },
+  });
+  return updated.sessionVersion;
+}
+
+/**
+ * Ends every session of the person that carries `sessionVersion`. A session already ended (an older version) ends
+ * nothing, so a stolen, already dead cookie cannot be used to sign the person out again.
+ */
+export async function endSessions(client: PrismaClient, owner: AccountOwner, sessionVersion: number) {
+  await client.user.updateMany({
+    where: { tenantId: owner.tenantId, id: owner.userId, sessionVersion },
+    data: { sessionVersion: { increment: 1 } },
+  });
+}
