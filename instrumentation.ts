@@ -10,4 +10,6 @@ export async function register() {
     console.error(`Not starting: ${(error as Error).message}`);
     process.exit(1);
   }
+  const { installShutdown } = await import("@/lib/api/shutdown");
+  installShutdown();
 }
