@@ -8,10 +8,13 @@ import { type Permission, requirePermission } from "@/lib/auth/permissions";
 import { ApiError, errorResponse, notFound } from "@/lib/core/errors";
 import { parseInput } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
+import { databaseFault } from "@/lib/db/faults";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
 import { bearerToken } from "@/lib/tokens";
 import { authenticate } from "./authenticate";
+import { enterRequest, leaveRequest } from "./in-flight";
 import { queryObject, readJsonObject } from "./request";
+import { faultAnswer, logThrottled, serviceUnavailable } from "./unavailable";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
@@ -93,27 +96,61 @@ export const unknownPath = Object.fromEntries(
   ]),
 ) as Record<Method, NextHandler>;
 
-/** Every answer, error or not, carries the caller's rate-limit headers. */
+/**
+ * Every answer, error or not, carries the caller's rate-limit headers. Over the limit of requests in flight the
+ * answer is a 503 before any work; a database fault is a 503, and a GET that met a connection broken by a database
+ * restart is run once more first (lib/api/unavailable.ts).
+ */
 async function handle(
   request: Request,
   context: NextContext,
   answer: Answer,
   rateLimit?: EndpointRateLimit,
 ): Promise<Response> {
+  if (!enterRequest()) {
+    logThrottled("overloaded", "Answering 503: over API_MAX_IN_FLIGHT requests in flight.");
+    return serviceUnavailable("overloaded").toResponse();
+  }
+  try {
+    const first = await attempt(request, context, answer, rateLimit);
+    if (first.error && request.method === "GET" && databaseFault(first.error) === "connection-lost") {
+      return finish(await attempt(request, context, answer, rateLimit));
+    }
+    return finish(first);
+  } finally {
+    leaveRequest();
+  }
+}
+
+interface Attempt {
+  response?: Response;
+  error?: unknown;
+  rateLimitHeaders: Record<string, string>;
+}
+
+async function attempt(
+  request: Request,
+  context: NextContext,
+  answer: Answer,
+  rateLimit?: EndpointRateLimit,
+): Promise<Attempt> {
   let rateLimitHeaders: Record<string, string> = {};
-  let response: Response;
   try {
     const admission = await admitApiRequest(request, rateLimit, async () =>
       authenticate(await prisma(), bearerToken(request)),
     );
     rateLimitHeaders = admission.headers;
     assertAcceptsJson(request);
-    response = await answer(request, context, admission.caller);
+    return { response: await answer(request, context, admission.caller), rateLimitHeaders };
   } catch (error) {
-    response = errorResponse(error);
+    return { error, rateLimitHeaders };
   }
-  for (const [name, value] of Object.entries(rateLimitHeaders)) response.headers.set(name, value);
-  return response;
+}
+
+function finish({ response, error, rateLimitHeaders }: Attempt): Response {
+  const answer = response ?? errorResponse(faultAnswer(error) ?? error);
+  for (const [name, value] of Object.entries(rateLimitHeaders)) answer.headers.set(name, value);
+  return answer;
 }
 
 function refuseWith(error: ApiError): Answer {

@@ -66,7 +66,7 @@ export async function closeDatabase() {
 async function connect(): Promise<Database> {
   const url = process.env.DATABASE_URL;
   if (url) {
-    const adapter = new PrismaPg({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const adapter = new PrismaPg(poolConfig(url));
     const client = new PrismaClient({ adapter });
     return { prisma: client, kind: "postgres", close: () => client.$disconnect() };
   }
@@ -82,6 +82,26 @@ async function connect(): Promise<Database> {
       await client.$disconnect();
       await pglite.close();
     },
+  };
+}
+
+/**
+ * The pool's bounded waits (README "Faults"): DATABASE_CONNECT_TIMEOUT_MS bounds both opening a connection and waiting
+ * for a free one (node-postgres's pool uses connectionTimeoutMillis for both); DATABASE_STATEMENT_TIMEOUT_MS bounds a
+ * statement. The server enforces the statement limit (statement_timeout in the startup packet, so it holds on every
+ * pooled connection without a session SET); pgbouncer 1.18 refuses that parameter, so with `pgbouncer=true` in the URL
+ * it is not sent and the operator sets it on the role instead. A client-side deadline just past it holds either way.
+ */
+export function poolConfig(url: string): pg.PoolConfig {
+  const setting = (name: string, fallback: number) => Number(process.env[name] || fallback);
+  const statementTimeout = setting("DATABASE_STATEMENT_TIMEOUT_MS", 5_000);
+  const behindPgbouncer = new URL(url).searchParams.get("pgbouncer") === "true";
+  return {
+    connectionString: url,
+    max: setting("DATABASE_POOL_SIZE", 10),
+    connectionTimeoutMillis: setting("DATABASE_CONNECT_TIMEOUT_MS", 3_000),
+    ...(behindPgbouncer ? {} : { statement_timeout: statementTimeout }),
+    query_timeout: statementTimeout + 1_000,
   };
 }
 

@@ -36,8 +36,12 @@ const ERROR_RESPONSES: Record<number, [name: string, description: string]> = {
   415: ["UnsupportedMediaType", "The body's Content-Type is not JSON"],
   422: ["ValidationFailed", "The query or body is invalid"],
   429: ["TooManyRequests", "A rate limit is exceeded; Retry-After says how many seconds to wait"],
+  503: [
+    "ServiceUnavailable",
+    "The database cannot be reached or is too slow, or the server is overloaded; Retry-After says when to try again",
+  ],
 };
-const ALWAYS = [401, 406, 429];
+const ALWAYS = [401, 406, 429, 503];
 
 const TAGS: Record<string, string> = {
   Users: "The people of the firm, and the caller's own profile",
@@ -158,7 +162,9 @@ export function openApiDocument() {
             description,
             headers: {
               ...headerRefs,
-              ...(status === "429" ? { "Retry-After": { $ref: "#/components/headers/Retry-After" } } : {}),
+              ...(status === "429" || status === "503"
+                ? { "Retry-After": { $ref: "#/components/headers/Retry-After" } }
+                : {}),
             },
             content: {
               "application/json": { schema: schemaOf(status === "422" ? validationErrorBody : errorBody, "output") },

@@ -1,0 +1,19 @@
+// A deploy's SIGTERM: `next start`'s own handler stops accepting connections and waits for the open ones, but with no
+// time limit, without closing the database pool, and then exits 143. This one waits for the API requests in flight
+// (up to SHUTDOWN_TIMEOUT_MS, default 20 s), closes the database, and exits: 0 when everything finished, 1 when the
+// limit cut requests off.
+import { closeDatabase } from "@/lib/db/client";
+import { requestsDrained } from "./in-flight";
+
+export function installShutdown() {
+  process.once("SIGTERM", async () => {
+    const drained = await requestsDrained(Number(process.env.SHUTDOWN_TIMEOUT_MS || 20_000));
+    if (!drained) console.error("Shutting down with requests still in flight: SHUTDOWN_TIMEOUT_MS passed.");
+    await closeDatabase().catch((error) => console.error("Closing the database on shutdown failed", error));
+    process.exit(drained ? 0 : 1);
+  });
+  // Next's handler may get to its own exit first, once the last connection closes: a drained stop is still clean.
+  process.on("exit", (code) => {
+    if (code === 143) process.exitCode = 0;
+  });
+}
