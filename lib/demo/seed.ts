@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { BUILT_IN_ROLES } from "@/lib/auth/permissions";
+import { printedBaseUrl } from "@/lib/base-url";
 import { type TenantDb, tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { ClientAccess } from "@/lib/generated/prisma/enums";
@@ -522,7 +523,7 @@ export function demoSummary(): DemoSummary {
   };
 }
 
-export function printDemoInstructions(summary: DemoSummary, baseUrl = process.env.APP_URL ?? "http://localhost:3000") {
+export function printDemoInstructions(summary: DemoSummary, baseUrl = printedBaseUrl()) {
   const lines = [
     "",
     "Demo data is in place. Sign in at " + baseUrl + "/signin with any of these (password: " + DEMO_PASSWORD + "):",
