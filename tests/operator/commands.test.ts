@@ -18,6 +18,10 @@ beforeAll(async () => {
 afterAll(() => rm(folder, { recursive: true, force: true }));
 
 async function run(script: string, ...args: string[]) {
+  return runWith({}, script, ...args);
+}
+
+async function runWith(extraEnv: Record<string, string>, script: string, ...args: string[]) {
   // Only what a shell would have: none of the test run's own settings (NODE_ENV=test makes Next skip .env.local).
   const env = { ...process.env };
   const unset = [
@@ -32,7 +36,7 @@ async function run(script: string, ...args: string[]) {
   for (const name of unset) delete env[name];
   const tsx = path.join(repo, "node_modules", "tsx", "dist", "cli.mjs");
   const cli = [tsx, "--tsconfig", path.join(repo, "tsconfig.json"), path.join(repo, "scripts", script), ...args];
-  return promisify(execFile)(process.execPath, cli, { cwd: folder, env }).then(
+  return promisify(execFile)(process.execPath, cli, { cwd: folder, env: { ...env, ...extraEnv } }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => error,
   );
@@ -56,5 +60,14 @@ describe("the operator's commands", () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/^--name: A firm named "Harper & Co" already exists \(id 1\)\.$/m);
     expect(again.stderr).not.toMatch(/at .*\.ts:\d+/); // no stack trace
+  });
+
+  it("fail the build on Vercel without DATABASE_URL, so that such a deployment never takes traffic", async () => {
+    const refused = await runWith({ VERCEL: "1" }, "preflight.ts");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^Refusing to run: DATABASE_URL is not set\./m);
+    expect(
+      await runWith({ VERCEL: "1", DATABASE_URL: "postgresql://app@db.example/app" }, "preflight.ts"),
+    ).toMatchObject({ code: 0 });
   });
 });
