@@ -4,19 +4,10 @@ import * as clients from "@/app/api/v1/clients/route";
 import * as me from "@/app/api/v1/me/route";
 import { verifyCredentials } from "@/lib/auth/sign-in";
 import { prisma } from "@/lib/db/client";
-import { OperatorInputError } from "@/lib/team/errors";
 import { archiveUser, createUser } from "@/lib/team/mutations";
 import { createApiTokenForEmail } from "@/lib/tokens";
 import { call } from "../support/api";
-
-async function refusal(work: Promise<unknown>) {
-  const error = await work.then(
-    () => null,
-    (e) => e,
-  );
-  expect(error).toBeInstanceOf(OperatorInputError);
-  return (error as OperatorInputError).fields;
-}
+import { refusal } from "../support/operator";
 
 const acmeUsers = async () => (await prisma()).user.count({ where: { tenant: { name: "Acme Accounting" } } });
 

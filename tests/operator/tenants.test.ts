@@ -5,10 +5,10 @@ import * as jobs from "@/app/api/v1/jobs/route";
 import * as me from "@/app/api/v1/me/route";
 import { verifyCredentials } from "@/lib/auth/sign-in";
 import { prisma } from "@/lib/db/client";
-import { OperatorInputError } from "@/lib/team/errors";
 import { createTenant } from "@/lib/tenants/create";
 import { createApiTokenForEmail } from "@/lib/tokens";
 import { call } from "../support/api";
+import { refusal } from "../support/operator";
 
 const harper = {
   name: "Harper & Co",
@@ -16,16 +16,6 @@ const harper = {
   ownerName: "Jane Q Harper",
   timezone: "Europe/Paris",
 };
-
-/** The fields an operator input error names, with their messages. */
-async function refusal(work: Promise<unknown>) {
-  const error = await work.then(
-    () => null,
-    (e) => e,
-  );
-  expect(error).toBeInstanceOf(OperatorInputError);
-  return (error as OperatorInputError).fields;
-}
 
 describe("creating a firm", () => {
   it("makes the firm with its roles, job statuses and an Owner who signs in once and works through the API", async () => {
