@@ -2,14 +2,17 @@
 // 300k contacts, 200k jobs, 1M time logs) with set-based INSERT ... SELECT generate_series statements, run in
 // chunks so that a progress bar can follow. Writes tokens for the large tenant's owner and for one of its
 // `assigned_clients` users to bench/out/tokens.json.
+import "@/scripts/env";
 import { mkdir, writeFile } from "node:fs/promises";
 import bcrypt from "bcryptjs";
 import pg from "pg";
 import { BUILT_IN_ROLES } from "@/lib/auth/permissions";
 import { closeDatabase, prisma } from "@/lib/db/client";
+import { directDatabaseUrl } from "@/lib/db/describe";
 import { tenantDb } from "@/lib/db/tenant";
 import { seedDemo } from "@/lib/demo/seed";
 import { createApiToken } from "@/lib/tokens";
+import { announceDatabase } from "@/scripts/env";
 import { migrate } from "@/scripts/migrate";
 import { BENCH_OUT, type BenchTokens, TOKENS_FILE } from "./config";
 
@@ -396,8 +399,10 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
   return { owner: await mint(owner), assigned: await mint(assigned) };
 }
 
-const session = new pg.Client({ connectionString: url });
+// Session settings and trigger switches need one real connection: the direct URL when a pooler is in front.
+const session = new pg.Client({ connectionString: directDatabaseUrl() });
 try {
+  announceDatabase();
   await migrate();
   const client = await prisma();
   if ((await client.tenant.count()) > 0)

@@ -1,10 +1,14 @@
-// `npm run db:migrate`: applies pending migrations to DATABASE_URL, or to the embedded database without it.
+// `npm run db:migrate`: applies pending migrations to DIRECT_DATABASE_URL (else DATABASE_URL), or to the embedded
+// database without either. The direct URL bypasses a transaction-mode pooler, which cannot hold the advisory lock.
+import "./env";
 import { withPgSession } from "@/lib/db/client";
+import { directDatabaseUrl } from "@/lib/db/describe";
 import { applyMigrations } from "@/lib/db/migrations";
-import { openPGlite, pgliteDataDir } from "@/lib/db/pglite";
+import { openPGlite } from "@/lib/db/pglite";
+import { announceDatabase } from "./env";
 
 export async function migrate(): Promise<string[]> {
-  const url = process.env.DATABASE_URL;
+  const url = directDatabaseUrl();
   if (url) {
     return withPgSession(url, (session) =>
       applyMigrations({
@@ -22,10 +26,9 @@ export async function migrate(): Promise<string[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const target = process.env.DATABASE_URL ? "DATABASE_URL" : `the embedded database in ${pgliteDataDir()}`;
+  announceDatabase(directDatabaseUrl());
   migrate().then(
-    (applied) =>
-      console.log(applied.length ? `Applied to ${target}: ${applied.join(", ")}` : `${target} is up to date.`),
+    (applied) => console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Migrations are up to date."),
     (error) => {
       console.error(error instanceof Error ? error.message : error);
       process.exit(1);

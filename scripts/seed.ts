@@ -1,11 +1,14 @@
 // `npm run db:seed`: migrates, then fills an empty database with the demo data and prints how to use it.
+import "./env";
 import { closeDatabase, prisma } from "@/lib/db/client";
 import { DEMO_TENANTS, demoSummary, printDemoInstructions, seedDemo } from "@/lib/demo/seed";
+import { announceDatabase } from "./env";
 import { migrate } from "./migrate";
 
 process.env.DEMO_SEED = "off"; // this script seeds itself, and says so
 
 try {
+  announceDatabase();
   await migrate();
   const client = await prisma();
   if ((await client.tenant.count()) === 0) {

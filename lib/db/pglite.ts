@@ -13,5 +13,7 @@ export function pgliteDataDir() {
 export function openPGlite(dataDir = pgliteDataDir()) {
   // PGlite creates its own folder but not the parents (e.g. .data/ on a fresh clone).
   if (!dataDir.startsWith("memory://")) mkdirSync(path.dirname(dataDir), { recursive: true });
-  return new PGlite(dataDir, { extensions: { citext, pg_trgm } });
+  // PostgreSQL's default 128 MB of shared buffers lives in the process's WebAssembly memory: measured, it held the
+  // demo server at about 420 MB resident. 16 MB keeps it near 300 MB; the files stay in the OS page cache anyway.
+  return new PGlite(dataDir, { extensions: { citext, pg_trgm }, postgresqlconf: ["shared_buffers=16MB"] });
 }

@@ -6,6 +6,7 @@
 
 import bcrypt from "bcryptjs";
 import { BUILT_IN_ROLES } from "@/lib/auth/permissions";
+import { printedBaseUrl } from "@/lib/base-url";
 import { type TenantDb, tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { ClientAccess } from "@/lib/generated/prisma/enums";
@@ -520,7 +521,7 @@ export function demoSummary(token?: string): DemoSummary {
   };
 }
 
-export function printDemoInstructions(summary: DemoSummary, baseUrl = process.env.APP_URL ?? "http://localhost:3000") {
+export function printDemoInstructions(summary: DemoSummary, baseUrl = printedBaseUrl()) {
   const lines = [
     "",
     "Demo data is in place. Sign in at " + baseUrl + "/signin with any of these (password: " + DEMO_PASSWORD + "):",

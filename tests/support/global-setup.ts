@@ -20,7 +20,8 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const url = process.env.DATABASE_URL;
+  // Creating databases and migrating them is session work: over DIRECT_DATABASE_URL when a pooler is in front.
+  const url = process.env.DIRECT_DATABASE_URL || process.env.DATABASE_URL;
   if (url) {
     const template = `${new URL(url).pathname.slice(1)}_template`;
     await adminQuery(url, `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);

@@ -6,10 +6,14 @@ import { adminQuery, databaseUrlFor } from "./postgres";
 
 const template = inject("templateDatabase");
 const suffix = `${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-const baseUrl = process.env.DATABASE_URL;
-
-if (baseUrl && !process.env.CJT_BASE_DATABASE_URL) process.env.CJT_BASE_DATABASE_URL = baseUrl;
+// The app's URL (through the pooler, if any) and the direct one for CREATE and DROP DATABASE, kept across the
+// test file's own changes of DATABASE_URL.
+if (process.env.DATABASE_URL && !process.env.CJT_BASE_DATABASE_URL) {
+  process.env.CJT_BASE_POOLED_URL = process.env.DATABASE_URL;
+  process.env.CJT_BASE_DATABASE_URL = process.env.DIRECT_DATABASE_URL || process.env.DATABASE_URL;
+}
 const adminUrl = process.env.CJT_BASE_DATABASE_URL;
+const pooledUrl = process.env.CJT_BASE_POOLED_URL;
 const copy = adminUrl ? `${template}_${suffix}` : `${template}-${suffix}`;
 
 beforeAll(async () => {
@@ -24,7 +28,8 @@ beforeAll(async () => {
         await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
       }
     }
-    process.env.DATABASE_URL = databaseUrlFor(adminUrl, copy);
+    process.env.DATABASE_URL = databaseUrlFor(pooledUrl!, copy);
+    process.env.DIRECT_DATABASE_URL = databaseUrlFor(adminUrl, copy);
   } else {
     await cp(template, copy, { recursive: true });
     process.env.PGLITE_DATA_DIR = copy;

@@ -1,0 +1,74 @@
+// What GET /api/health reports: whether this instance can serve. The database must answer and carry every migration
+// of this build (else 503: a load balancer or deploy check should hold traffic back); the rate-limit store is
+// reported too, but the API fails open without it, so an unreachable one does not make the instance unhealthy.
+import { type Database, database } from "@/lib/db/client";
+import expectedMigrations from "@/lib/generated/migrations.json";
+import { upstashFromEnv } from "@/lib/ratelimit/upstash";
+
+const CHECK_TIMEOUT_MS = 5_000;
+
+export interface HealthReport {
+  status: "ok" | "unavailable";
+  database: {
+    kind: "postgres" | "pglite";
+    reachable: boolean;
+    migrations?: { up_to_date: boolean; applied: number; pending: string[] };
+  };
+  rate_limit: { store: "upstash" | "memory"; reachable: boolean };
+}
+
+function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS / 1000} s`)),
+      CHECK_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The cause goes to the server log only: the endpoint is public, and messages can name internal hosts. */
+const logFailure = (what: string, error: unknown) => console.error(`Health check: ${what} failed:`, error);
+
+async function checkDatabase(): Promise<HealthReport["database"]> {
+  const kind = process.env.DATABASE_URL ? "postgres" : "pglite";
+  let db: Database;
+  let applied: { migration_name: string }[];
+  try {
+    db = await withTimeout(database(), "The database");
+    applied = await withTimeout(
+      db.prisma.$queryRaw<{ migration_name: string }[]>`
+        SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+      "The database",
+    );
+  } catch (error) {
+    logFailure("the database", error);
+    return { kind, reachable: false };
+  }
+  const done = new Set(applied.map((row) => row.migration_name));
+  const pending = expectedMigrations.filter((name) => !done.has(name));
+  return {
+    kind: db.kind,
+    reachable: true,
+    migrations: { up_to_date: pending.length === 0, applied: done.size, pending },
+  };
+}
+
+async function checkRateLimitStore(): Promise<HealthReport["rate_limit"]> {
+  const upstash = upstashFromEnv();
+  if (!upstash) return { store: "memory", reachable: true };
+  try {
+    await upstash.redis.ping();
+    return { store: "upstash", reachable: true };
+  } catch (error) {
+    logFailure("the rate-limit store (Upstash Redis)", error);
+    return { store: "upstash", reachable: false };
+  }
+}
+
+export async function healthReport(): Promise<HealthReport> {
+  const [db, rateLimit] = await Promise.all([checkDatabase(), checkRateLimitStore()]);
+  const healthy = db.reachable && db.migrations?.up_to_date === true;
+  return { status: healthy ? "ok" : "unavailable", database: db, rate_limit: rateLimit };
+}

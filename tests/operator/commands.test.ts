@@ -1,0 +1,73 @@
+// The operator's commands as a person runs them: settings from the env files (as `next start` reads them), which
+// database they use said first, plain errors and exit codes. Run in a scratch folder with its own .env.local.
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const repo = path.resolve(import.meta.dirname, "../..");
+let folder: string;
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(os.tmpdir(), "cjt-commands-"));
+  await symlink(path.join(repo, "prisma"), path.join(folder, "prisma"));
+  await writeFile(path.join(folder, ".env.local"), "PGLITE_DATA_DIR=from-env-file/db\nPORT=3456\n");
+});
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+async function run(script: string, ...args: string[]) {
+  return runWith({}, script, ...args);
+}
+
+async function runWith(extraEnv: Record<string, string>, script: string, ...args: string[]) {
+  // Only what a shell would have: none of the test run's own settings (NODE_ENV=test makes Next skip .env.local).
+  const env = { ...process.env };
+  const unset = [
+    "NODE_ENV",
+    "DATABASE_URL",
+    "DIRECT_DATABASE_URL",
+    "PGLITE_DATA_DIR",
+    "PORT",
+    "APP_URL",
+    "NEXTAUTH_URL",
+  ];
+  for (const name of unset) delete env[name];
+  const tsx = path.join(repo, "node_modules", "tsx", "dist", "cli.mjs");
+  const cli = [tsx, "--tsconfig", path.join(repo, "tsconfig.json"), path.join(repo, "scripts", script), ...args];
+  return promisify(execFile)(process.execPath, cli, { cwd: folder, env: { ...env, ...extraEnv } }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  );
+}
+
+describe("the operator's commands", () => {
+  it("use the database the env files name, say which, and print a sign-in link on the configured port", async () => {
+    const embedded = `Database: the embedded database in ${path.join(folder, "from-env-file", "db")}`;
+    const migrated = await run("migrate.ts");
+    expect(migrated).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Applied: \d{14}_init/) });
+    expect(migrated.stderr).toContain(embedded);
+
+    const args = ["--name", "Harper & Co", "--owner-email", "jane@harper.test", "--owner-name", "Jane Harper"];
+    const created = await run("tenant-create.ts", ...args);
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain(embedded);
+    expect(created.stdout).toContain('Created the firm "Harper & Co"');
+    expect(created.stdout).toMatch(/signs in at http:\/\/localhost:3456\/signin with\n.*\n {2}[A-Za-z0-9_-]{20}\n/);
+
+    const again = await run("tenant-create.ts", ...args);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^--name: A firm named "Harper & Co" already exists \(id 1\)\.$/m);
+    expect(again.stderr).not.toMatch(/at .*\.ts:\d+/); // no stack trace
+  });
+
+  it("fail the build on Vercel without DATABASE_URL, so that such a deployment never takes traffic", async () => {
+    const refused = await runWith({ VERCEL: "1" }, "preflight.ts");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^Refusing to run: DATABASE_URL is not set\./m);
+    expect(
+      await runWith({ VERCEL: "1", DATABASE_URL: "postgresql://app@db.example/app" }, "preflight.ts"),
+    ).toMatchObject({ code: 0 });
+  });
+});
