@@ -23,7 +23,7 @@ export async function withUniqueFields<T>(
  * The name of the unique constraint an error violated, or null. Both adapters (pg and PGlite) report it through
  * Prisma's P2002, with the server's message in meta.driverAdapterError.
  */
-function violatedUniqueConstraint(error: unknown): string | null {
+export function violatedUniqueConstraint(error: unknown): string | null {
   if (!error || typeof error !== "object") return null;
   const e = error as { code?: string; meta?: { driverAdapterError?: { cause?: { originalMessage?: string } } } };
   const message = e.code === "P2002" ? e.meta?.driverAdapterError?.cause?.originalMessage : undefined;
