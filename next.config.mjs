@@ -3,6 +3,8 @@ const nextConfig = {
   // PGlite ships WebAssembly and data files that it loads from its own package folder at run time.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "swagger-ui-dist"],
   poweredByHeader: false,
+  // A trailing slash under /api/v1 is a JSON 404, not a redirect (proxy.ts, which redirects pages itself).
+  skipTrailingSlashRedirect: true,
   // Headers every answer carries (decisions.md, "Security"); pages get their CSP and framing headers from proxy.ts.
   async headers() {
     return [

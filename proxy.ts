@@ -1,10 +1,21 @@
-// Runs before every page (not the API, not Next's static files): gives the request a fresh CSP nonce, which Next
-// puts on its own script tags (it reads it from the request's Content-Security-Policy header), and sets the page
-// security headers on the answer. HSTS on pages covers the API too: browsers apply it to the whole host.
+// Runs before every page and API request (not Next's static files). API requests that the framework would answer
+// in text (a malformed %-escape, a trailing slash, an over-long URL) get their JSON answer here. Pages get a fresh
+// CSP nonce, which Next puts on its own script tags (it reads it from the request's Content-Security-Policy header),
+// and the page security headers. HSTS on pages covers the API too: browsers apply it to the whole host.
 import { type NextRequest, NextResponse } from "next/server";
+import { refusedApiPath } from "@/lib/http/api-path";
 import { pageSecurityHeaders } from "@/lib/http/security-headers";
 
 export function proxy(request: NextRequest) {
+  const { pathname } = request.nextUrl;
+  if (pathname.startsWith("/api/")) {
+    const refused = pathname.startsWith("/api/v1") ? refusedApiPath(request.url, pathname) : null;
+    return refused ? withApiHeaders(refused) : NextResponse.next();
+  }
+  // next.config.mjs turns off Next's own trailing-slash redirect (it would answer the API with one): pages keep it.
+  if (pathname.length > 1 && pathname.endsWith("/")) {
+    return NextResponse.redirect(new URL(pathname.replace(/\/+$/, "") + request.nextUrl.search, request.url), 308);
+  }
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   const headers = pageSecurityHeaders(nonce, request.headers);
   const forwarded = new Headers(request.headers);
@@ -18,7 +29,7 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     {
-      source: "/((?!api/|_next/static|_next/image|favicon.ico).*)",
+      source: "/((?!_next/static|_next/image|favicon.ico).*)",
       // Prefetches of next/link render nothing that runs.
       missing: [
         { type: "header", key: "next-router-prefetch" },
@@ -27,3 +38,11 @@ export const config = {
     },
   ],
 };
+
+/** Answers from the proxy skip next.config.mjs's headers: the API's are set here. */
+function withApiHeaders(response: Response) {
+  response.headers.set("Cache-Control", "no-store");
+  response.headers.set("X-Content-Type-Options", "nosniff");
+  response.headers.set("Referrer-Policy", "no-referrer");
+  return response;
+}

@@ -1,0 +1,33 @@
+// Requests under /api/v1 that the framework would answer itself, in text or with a redirect, before any route runs
+// (decisions.md, Wire format: every answer there is JSON). proxy.ts answers them first.
+
+/** The longest URL answered normally; a longer one is a 414 (Node refuses far longer ones before the app sees them). */
+const MAX_URL_LENGTH = 16 * 1024;
+
+/** A JSON answer for an API request the framework cannot route, or null when the request may go on. */
+export function refusedApiPath(url: string, pathname: string): Response | null {
+  if (url.length > MAX_URL_LENGTH) {
+    return Response.json({ message: `The URL is longer than ${MAX_URL_LENGTH} characters.` }, { status: 414 });
+  }
+  if (!decodesCleanly(pathname)) {
+    // Such a path names no record and no endpoint, like a malformed uuid.
+    return Response.json({ message: "Not found: the path has a malformed %-escape." }, { status: 404 });
+  }
+  if (pathname.length > 1 && pathname.endsWith("/")) {
+    return Response.json(
+      { message: `Endpoint not found. Paths have no trailing slash: ${pathname.replace(/\/+$/, "")}` },
+      { status: 404 },
+    );
+  }
+  return null;
+}
+
+/** Whether every %-escape of the path decodes to UTF-8 (Next's router fails with a text 500 otherwise). */
+function decodesCleanly(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
