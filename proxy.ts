@@ -28,8 +28,11 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
+    // API paths only when they hold a %-escape: on any other API request the proxy would make Next buffer the whole
+    // body before the route runs.
+    "/api/v1/:path(.*%.*)",
     {
-      source: "/((?!_next/static|_next/image|favicon.ico).*)",
+      source: "/((?!api/|_next/static|_next/image|favicon.ico).*)",
       // Prefetches of next/link render nothing that runs.
       missing: [
         { type: "header", key: "next-router-prefetch" },

@@ -9,6 +9,7 @@ import { ApiError, errorResponse, notFound } from "@/lib/core/errors";
 import { parseInput } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
 import { databaseFault } from "@/lib/db/faults";
+import { refusedApiPath } from "@/lib/http/api-path";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
 import { bearerToken } from "@/lib/tokens";
 import { authenticate } from "./authenticate";
@@ -107,6 +108,9 @@ async function handle(
   answer: Answer,
   rateLimit?: EndpointRateLimit,
 ): Promise<Response> {
+  // What no route would otherwise see to: an over-long URL, a trailing slash (also answered by proxy.ts for %-paths).
+  const refused = refusedApiPath(request.url, new URL(request.url).pathname);
+  if (refused) return refused;
   if (!enterRequest()) {
     logThrottled("overloaded", "Answering 503: over API_MAX_IN_FLIGHT requests in flight.");
     return serviceUnavailable("overloaded").toResponse();
