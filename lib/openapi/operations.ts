@@ -12,7 +12,7 @@ import {
 } from "@/lib/clients/schemas";
 import { contactObject, createContactBody, listContactsQuery, updateContactBody } from "@/lib/contacts/schemas";
 import { paginatedSchema } from "@/lib/core/pagination";
-import { createJobBody, jobListItemObject, jobObject, listJobsQuery } from "@/lib/jobs/schemas";
+import { createJobBody, jobListItemObject, jobObject, listJobsQuery, updateJobBody } from "@/lib/jobs/schemas";
 import { listTimeLogsQuery, timeLogObject } from "@/lib/time-logs/schemas";
 import { listUsersQuery, profileObject, userByEmailObject, userListObject, userObject } from "@/lib/users/schemas";
 
@@ -171,6 +171,20 @@ export const operations: Operation[] = [
       description: "The job with its client, assignees, followers, tags, parent and subtasks",
     },
     errors: [403, 404],
+  },
+  {
+    method: "put",
+    path: "/jobs/{uuid}",
+    tag: "Jobs",
+    summary: "Update a job",
+    description:
+      "Only the fields sent change; null clears an optional field. `user_id` and `tags` replace the sets. Moving to a " +
+      "completed status completes the job (completed_date is today); moving to an open status, or to none, reopens it. " +
+      "start_date must be on or before due_date, the stored one when only one of them is sent.",
+    params: { uuid: uuidParam },
+    body: updateJobBody,
+    response: { status: 200, schema: jobObject, description: "The updated job" },
+    errors: [403, 404, ...BODY_ERRORS],
   },
   {
     method: "get",
