@@ -1,6 +1,7 @@
 // Validation of client input: the single source for the handlers and for the OpenAPI document.
 import { z } from "zod";
 import { contactObject } from "@/lib/contacts/schemas";
+import { updatedAtOutput } from "@/lib/core/dates";
 import { paginationQuery } from "@/lib/core/pagination";
 import { queryId, recordId } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
@@ -104,6 +105,7 @@ export const clientObject = component(
       is_archived: z.boolean(),
       client_status: z.enum(CLIENT_STATUSES),
       created_at: z.iso.datetime(),
+      updated_at: updatedAtOutput(),
       contacts: z.array(contactObject),
     })
     .catchall(z.unknown().describe("A custom field of the workspace, null when unset")),

@@ -1,5 +1,6 @@
 // Validation of contact input: the single source for the handlers and for the OpenAPI document.
 import { z } from "zod";
+import { updatedAtOutput } from "@/lib/core/dates";
 import { paginationQuery } from "@/lib/core/pagination";
 import { text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
@@ -43,6 +44,7 @@ export const contactObject = component(
     email: z.string(),
     phone_number: z.string().nullable(),
     portal_enabled: z.boolean(),
+    updated_at: updatedAtOutput(),
     clients: z
       .array(z.object({ uuid: z.uuid(), name: z.string() }))
       .describe("Clients the contact is linked to (those the caller can see)"),

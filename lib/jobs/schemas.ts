@@ -1,7 +1,7 @@
 // Input of the jobs endpoints: the single source of their validation.
 import { z } from "zod";
 import { queryDateRange } from "@/lib/core/date-ranges";
-import { calendarDate, dateOutput } from "@/lib/core/dates";
+import { calendarDate, dateOutput, updatedAtOutput } from "@/lib/core/dates";
 import { paginationQuery } from "@/lib/core/pagination";
 import { queryId, recordId, uuidString } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
@@ -93,6 +93,7 @@ export const jobListItemObject = component(
     is_overdue: z.boolean().describe("Not completed and due before today, in the workspace's time zone"),
     is_completed: z.boolean(),
     is_repeating: z.boolean(),
+    updated_at: updatedAtOutput(),
   }),
   "JobListItem",
 );

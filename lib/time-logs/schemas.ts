@@ -1,7 +1,7 @@
 // Input of the time logs list.
 import { z } from "zod";
 import { queryDateRange } from "@/lib/core/date-ranges";
-import { dateOutput } from "@/lib/core/dates";
+import { dateOutput, updatedAtOutput } from "@/lib/core/dates";
 import { paginationQuery } from "@/lib/core/pagination";
 import { queryId, uuidString } from "@/lib/core/references";
 import { queryList, text } from "@/lib/core/validation";
@@ -36,7 +36,7 @@ export const timeLogObject = component(
     date: dateOutput(),
     formatted_date: z.string().describe("e.g. 21 Nov 2026"),
     created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
+    updated_at: updatedAtOutput(),
   }),
   "TimeLog",
 );

@@ -1,6 +1,6 @@
 // Input and output shapes of the users endpoints.
 import { z } from "zod";
-import { dateOutput } from "@/lib/core/dates";
+import { dateOutput, updatedAtOutput } from "@/lib/core/dates";
 import { notFound } from "@/lib/core/errors";
 import { isStorableText, text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
@@ -66,6 +66,7 @@ export const userObject = component(
     is_contractor: z.boolean().describe("Deprecated: true exactly when client_access is assigned_clients"),
     is_owner: z.boolean(),
     archived_date: dateOutput().nullable(),
+    updated_at: updatedAtOutput(),
   }),
   "User",
 );

@@ -19,6 +19,7 @@ const LIST_KEYS = [
   "name",
   "start_date",
   "status",
+  "updated_at",
   "uuid",
 ];
 
@@ -112,6 +113,7 @@ describe("GET /jobs: shape and defaults", () => {
       is_overdue: expect.any(Boolean),
       is_completed: stored.isCompleted,
       is_repeating: stored.repeatSettings !== null,
+      updated_at: stored.updatedAt.toISOString(),
     });
   });
 
@@ -892,7 +894,8 @@ describe("PUT /jobs/{uuid}", () => {
     const job = await freshJob();
     const res = await put(job.uuid, { name: "Renamed", estimated_hours: 4.5 });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...job, name: "Renamed", estimated_hours: 4.5 });
+    expect(res.body).toEqual({ ...job, name: "Renamed", estimated_hours: 4.5, updated_at: expect.any(String) });
+    expect(res.body.updated_at > job.updated_at).toBe(true);
     expect((await get(job.uuid)).body).toEqual(res.body);
   });
 
