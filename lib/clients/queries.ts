@@ -1,7 +1,7 @@
 // Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
-import { type ListPage, type Page, pageOf } from "@/lib/core/pagination";
+import { type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
 import { containsText, literal } from "@/lib/db/filters";
 import { findVisible } from "@/lib/db/records";
 import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
@@ -27,10 +27,11 @@ export async function listClients(caller: Caller, query: ListClientsQuery): Prom
   if (query.contact_email) filters.push({ contacts: { some: { contact: { email: query.contact_email } } } });
   // One trigger-kept column (name, references, city, contacts) that one trigram index serves.
   if (query.search) filters.push({ searchText: containsText(query.search) });
+  if (query.updated_since) filters.push({ updatedAt: { gte: query.updated_since } });
   const where = { AND: filters };
   const direction = query.sort_direction ?? "asc";
   const order: ListOrder = [
-    [query.sort_by === "created_at" ? "created_at" : "name", direction],
+    [query.sort_by ?? "name", direction],
     ["uuid", direction],
   ];
   const page = pageOf(query, DEFAULT_CLIENT_PAGE_SIZE);

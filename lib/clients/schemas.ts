@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { contactObject } from "@/lib/contacts/schemas";
 import { updatedAtOutput } from "@/lib/core/dates";
-import { paginationQuery } from "@/lib/core/pagination";
+import { paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, recordId } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
@@ -76,8 +76,9 @@ export const listClientsQuery = z.object({
   contact_email: text(254).optional(),
   client_status: z.enum(CLIENT_STATUSES).optional(),
   include_archived: queryBoolean().optional(),
-  sort_by: z.enum(["name", "created_at"]).optional(),
+  sort_by: z.enum(["name", "created_at", "updated_at"]).optional().describe("Sort key (default name); ties by uuid"),
   sort_direction: z.enum(SORT_DIRECTIONS).optional(),
+  ...updatedSinceQuery,
   ...paginationQuery,
 });
 

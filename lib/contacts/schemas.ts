@@ -1,7 +1,7 @@
 // Validation of contact input: the single source for the handlers and for the OpenAPI document.
 import { z } from "zod";
 import { updatedAtOutput } from "@/lib/core/dates";
-import { paginationQuery } from "@/lib/core/pagination";
+import { paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
 
@@ -31,6 +31,11 @@ export type UpdateContactBody = z.output<typeof updateContactBody>;
 export const listContactsQuery = z.object({
   search: text(200).optional().describe("Matches first, last or preferred name"),
   email: text(254).optional().describe("Exact email, ignoring case"),
+  sort_by: z
+    .enum(["name", "updated_at"])
+    .default("name")
+    .describe("name: last name, then first name; updated_at: oldest change first. Ties by uuid"),
+  ...updatedSinceQuery,
   ...paginationQuery,
 });
 

@@ -12,6 +12,19 @@ export const paginationQuery = {
   per_page: queryInt().pipe(z.number().min(1).max(MAX_PAGE_SIZE)).optional(),
 };
 
+/** `updated_since` of every list: an ISO 8601 date and time with a zone (Z or an offset); records changed at or after it. */
+export const updatedSinceQuery = {
+  updated_since: z.iso
+    .datetime({ offset: true })
+    .refine((s) => !Number.isNaN(Date.parse(s)), "Must be a real date and time.")
+    .transform((s) => new Date(s))
+    .optional()
+    .describe("Only records whose updated_at is at or after this ISO 8601 date and time (with Z or an offset)"),
+};
+
+/** The filter of `updated_since`, for a list's `where`. */
+export const updatedSince = (since: Date | undefined) => since && { updatedAt: { gte: since } };
+
 export interface Page {
   page: number;
   perPage: number;

@@ -2,13 +2,13 @@
 import { z } from "zod";
 import { queryDateRange } from "@/lib/core/date-ranges";
 import { calendarDate, dateOutput, updatedAtOutput } from "@/lib/core/dates";
-import { paginationQuery } from "@/lib/core/pagination";
+import { paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, recordId, uuidString } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
 import { userSummaryObject } from "@/lib/users/schemas";
 
-const JOB_SORTS = ["name", "start_date", "due_date", "created_at", "status", "estimated_hours"] as const;
+const JOB_SORTS = ["name", "start_date", "due_date", "created_at", "updated_at", "status", "estimated_hours"] as const;
 export type JobSort = (typeof JOB_SORTS)[number];
 
 // Ids, slugs and uuids in filters that name nothing of the tenant (e.g. another tenant's tag id) simply match
@@ -30,6 +30,7 @@ export const listJobsQuery = z.object({
   exclude_client_requests: queryBoolean().default(false),
   sort_by: z.enum(JOB_SORTS).default("due_date").describe("Sort key; nulls last, ties broken by uuid"),
   sort_direction: z.enum(SORT_DIRECTIONS).default("asc"),
+  ...updatedSinceQuery,
   ...paginationQuery,
 });
 
