@@ -27,7 +27,7 @@ export async function listClients(caller: Caller, query: ListClientsQuery): Prom
   if (query.contact_email) filters.push({ contacts: { some: { contact: { email: query.contact_email } } } });
   // One trigger-kept column (name, references, city, contacts) that one trigram index serves.
   if (query.search) filters.push({ searchText: containsText(query.search) });
-  if (query.updated_since) filters.push({ updatedAt: { gte: query.updated_since } });
+  if (query.updated_since) filters.push({ ...updatedSince(query.updated_since) });
   const where = { AND: filters };
   const direction = query.sort_direction ?? "asc";
   const order: ListOrder = [

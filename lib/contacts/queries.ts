@@ -1,7 +1,7 @@
 // Reading contacts through the caller's tenant-scoped database, within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
 import { visibleContacts } from "@/lib/auth/visibility";
-import { type ListPage, type Page, pageOf } from "@/lib/core/pagination";
+import { type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
 import { containsText } from "@/lib/db/filters";
 import { findVisible } from "@/lib/db/records";
 import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
@@ -34,7 +34,7 @@ export async function listContacts(caller: Caller, query: ListContactsQuery): Pr
     // Every word must match one of the names, so "alice archer" finds Alice Archer.
     filters.push(...words.map((term) => ({ OR: [{ firstname: term }, { lastname: term }, { preferredName: term }] })));
   }
-  if (query.updated_since) filters.push({ updatedAt: { gte: query.updated_since } });
+  if (query.updated_since) filters.push({ ...updatedSince(query.updated_since) });
   const where = { AND: filters };
   const order = CONTACT_ORDERS[query.sort_by];
   const page = pageOf(query, DEFAULT_CONTACT_PAGE_SIZE);

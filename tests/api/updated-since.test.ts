@@ -73,7 +73,7 @@ const LISTS: [string, RouteModule, string, (tenantId: number) => Promise<string 
 
 describe.each(LISTS)("GET /%s", (path, route, extra, touch) => {
   const get = async (query: string) =>
-    call<{ data: Row[] }>(route, "GET", `${path}?limit=1000&${extra}&${query}`, {
+    call<{ data: Row[]; errors?: Record<string, string[]> }>(route, "GET", `${path}?limit=1000&${extra}&${query}`, {
       token: await tokenFor("owner@acme.test"),
     });
   const key = (row: Row) => row.uuid ?? row.id;
