@@ -1,8 +1,10 @@
 // Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
-import { type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
+import { cursorBinding, decodeCursor, encodeCursor } from "@/lib/core/cursor";
+import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
 import { containsText, literal } from "@/lib/db/filters";
+import { keysetAfter, positionOf } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
 import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -17,7 +19,10 @@ const SEARCH_RESULTS = 10;
 // index serves fast: the matches are sorted alone only when they are few (lib/db/search-page.ts).
 const MAX_SORTED_CLIENTS = 1000;
 
-export async function listClients(caller: Caller, query: ListClientsQuery): Promise<ListPage<ClientRecord>> {
+export async function listClients(
+  caller: Caller,
+  query: ListClientsQuery,
+): Promise<ListPage<ClientRecord> | CursorPage<ClientRecord>> {
   const filters: Prisma.ClientWhereInput[] = [visibleClients(caller) ?? {}];
   if (!query.include_archived) filters.push({ isArchived: false });
   if (query.client_status) filters.push({ clientStatus: query.client_status });
@@ -35,6 +40,7 @@ export async function listClients(caller: Caller, query: ListClientsQuery): Prom
     ["uuid", direction],
   ];
   const page = pageOf(query, DEFAULT_CLIENT_PAGE_SIZE);
+  if (query.cursor !== undefined) return clientCursorPage(caller, query, where, order, page.perPage);
   const rows = ({ skip, take }: Pick<Page, "skip" | "take">, ids?: number[]) =>
     caller.db.client.findMany({
       where: ids ? { id: { in: ids } } : where,
@@ -51,15 +57,46 @@ export async function listClients(caller: Caller, query: ListClientsQuery): Prom
       : Promise.all([count(), rows(page)]),
     tenantCustomFields(caller.db),
   ]);
+  return { page, total, rows: await withRelations(caller, found, customFields) };
+}
+
+async function withRelations(
+  caller: Caller,
+  found: Prisma.ClientGetPayload<{ select: typeof clientSelect }>[],
+  customFields: Awaited<ReturnType<typeof tenantCustomFields>>,
+): Promise<ClientRecord[]> {
   const relations = await loadClientRelations(
     caller,
     found.map((row) => row.id),
   );
-  return {
-    page,
-    total,
-    rows: found.map((row) => ({ ...row, relations: relations.get(row.id) ?? NO_RELATIONS, customFields })),
-  };
+  return found.map((row) => ({ ...row, relations: relations.get(row.id) ?? NO_RELATIONS, customFields }));
+}
+
+/**
+ * A cursor page: the rows after the cursor's position in the list's order (the visibility filter is part of the
+ * WHERE of every page), one more read to learn whether another page follows.
+ */
+async function clientCursorPage(
+  caller: Caller,
+  query: ListClientsQuery,
+  where: Prisma.ClientWhereInput,
+  order: ListOrder,
+  perPage: number,
+): Promise<CursorPage<ClientRecord>> {
+  const binding = cursorBinding("clients", { ...query, limit: perPage, per_page: undefined });
+  const after = query.cursor ? keysetAfter(order, decodeCursor(query.cursor, binding, order.length)) : {};
+  const [found, customFields] = await Promise.all([
+    caller.db.client.findMany({
+      where: { AND: [where, after] },
+      orderBy: prismaOrderBy(order),
+      take: perPage + 1,
+      select: clientSelect,
+    }),
+    tenantCustomFields(caller.db),
+  ]);
+  const rows = found.slice(0, perPage);
+  const nextCursor = found.length > perPage ? encodeCursor(positionOf(order, rows[rows.length - 1]), binding) : null;
+  return { perPage, rows: await withRelations(caller, rows, customFields), nextCursor };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { contactObject } from "@/lib/contacts/schemas";
 import { updatedAtOutput } from "@/lib/core/dates";
-import { paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
+import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, recordId } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
@@ -79,6 +79,7 @@ export const listClientsQuery = z.object({
   sort_by: z.enum(["name", "created_at", "updated_at"]).optional().describe("Sort key (default name); ties by uuid"),
   sort_direction: z.enum(SORT_DIRECTIONS).optional(),
   ...updatedSinceQuery,
+  ...cursorQuery,
   ...paginationQuery,
 });
 

@@ -11,7 +11,7 @@ import {
   updateClientBody,
 } from "@/lib/clients/schemas";
 import { contactObject, createContactBody, listContactsQuery, updateContactBody } from "@/lib/contacts/schemas";
-import { paginatedSchema } from "@/lib/core/pagination";
+import { cursorPaginatedSchema, paginatedSchema } from "@/lib/core/pagination";
 import { createJobBody, jobListItemObject, jobObject, listJobsQuery, updateJobBody } from "@/lib/jobs/schemas";
 import { listTimeLogsQuery, timeLogObject } from "@/lib/time-logs/schemas";
 import { listUsersQuery, profileObject, userByEmailObject, userListObject, userObject } from "@/lib/users/schemas";
@@ -51,7 +51,14 @@ export const operations: Operation[] = [
     summary: "List clients",
     description: "Archived clients are left out unless include_archived=true. Restricted users see only their clients.",
     query: listClientsQuery,
-    response: { status: 200, schema: paginatedSchema(clientObject, "ClientPage"), description: "A page of clients" },
+    response: {
+      status: 200,
+      schema: z.union([
+        paginatedSchema(clientObject, "ClientPage"),
+        cursorPaginatedSchema(clientObject, "ClientCursorPage"),
+      ]),
+      description: "A page of clients; with cursor=, a cursor page",
+    },
     errors: [422],
   },
   {
