@@ -1,10 +1,9 @@
 // Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
-import { cursorBinding, decodeCursor, encodeCursor } from "@/lib/core/cursor";
 import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
 import { containsText, literal } from "@/lib/db/filters";
-import { keysetAfter, positionOf } from "@/lib/db/keyset";
+import { readCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
 import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -72,10 +71,7 @@ async function withRelations(
   return found.map((row) => ({ ...row, relations: relations.get(row.id) ?? NO_RELATIONS, customFields }));
 }
 
-/**
- * A cursor page: the rows after the cursor's position in the list's order (the visibility filter is part of the
- * WHERE of every page), one more read to learn whether another page follows.
- */
+/** A cursor page (lib/db/keyset.ts), with each client's relations. */
 async function clientCursorPage(
   caller: Caller,
   query: ListClientsQuery,
@@ -83,20 +79,18 @@ async function clientCursorPage(
   order: ListOrder,
   perPage: number,
 ): Promise<CursorPage<ClientRecord>> {
-  const binding = cursorBinding("clients", { ...query, limit: perPage, per_page: undefined });
-  const after = query.cursor ? keysetAfter(order, decodeCursor(query.cursor, binding, order.length)) : {};
-  const [found, customFields] = await Promise.all([
-    caller.db.client.findMany({
-      where: { AND: [where, after] },
-      orderBy: prismaOrderBy(order),
-      take: perPage + 1,
-      select: clientSelect,
-    }),
+  const [page, customFields] = await Promise.all([
+    readCursorPage("clients", query, order, perPage, (after, take) =>
+      caller.db.client.findMany({
+        where: { AND: [where, after] },
+        orderBy: prismaOrderBy(order),
+        take,
+        select: clientSelect,
+      }),
+    ),
     tenantCustomFields(caller.db),
   ]);
-  const rows = found.slice(0, perPage);
-  const nextCursor = found.length > perPage ? encodeCursor(positionOf(order, rows[rows.length - 1]), binding) : null;
-  return { perPage, rows: await withRelations(caller, rows, customFields), nextCursor };
+  return { ...page, rows: await withRelations(caller, page.rows, customFields) };
 }
 
 /**

@@ -1,8 +1,9 @@
 // Reading contacts through the caller's tenant-scoped database, within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
 import { visibleContacts } from "@/lib/auth/visibility";
-import { type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
+import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
 import { containsText } from "@/lib/db/filters";
+import { readCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
 import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -25,7 +26,10 @@ const CONTACT_ORDERS: Record<ListContactsQuery["sort_by"], ListOrder> = {
 // where a walk of the name index is slowest: the matches are sorted alone up to this many (lib/db/search-page.ts).
 const MAX_SORTED_CONTACTS = 20_000;
 
-export async function listContacts(caller: Caller, query: ListContactsQuery): Promise<ListPage<ContactRow>> {
+export async function listContacts(
+  caller: Caller,
+  query: ListContactsQuery,
+): Promise<ListPage<ContactRow> | CursorPage<ContactRow>> {
   const filters: Prisma.ContactWhereInput[] = [visibleContacts(caller) ?? {}];
   // citext: an exact match that ignores case.
   if (query.email) filters.push({ email: query.email });
@@ -38,6 +42,15 @@ export async function listContacts(caller: Caller, query: ListContactsQuery): Pr
   const where = { AND: filters };
   const order = CONTACT_ORDERS[query.sort_by];
   const page = pageOf(query, DEFAULT_CONTACT_PAGE_SIZE);
+  if (query.cursor !== undefined)
+    return readCursorPage("contacts", query, order, page.perPage, (after, take) =>
+      caller.db.contact.findMany({
+        where: { AND: [where, after] },
+        orderBy: prismaOrderBy(order),
+        take,
+        include: contactInclude(caller),
+      }),
+    );
   const rows = ({ skip, take }: Pick<Page, "skip" | "take">, ids?: number[]) =>
     caller.db.contact.findMany({
       where: ids ? { id: { in: ids } } : where,

@@ -1,7 +1,7 @@
 // Validation of contact input: the single source for the handlers and for the OpenAPI document.
 import { z } from "zod";
 import { updatedAtOutput } from "@/lib/core/dates";
-import { paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
+import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
 
@@ -36,6 +36,7 @@ export const listContactsQuery = z.object({
     .default("name")
     .describe("name: last name, then first name; updated_at: oldest change first. Ties by uuid"),
   ...updatedSinceQuery,
+  ...cursorQuery,
   ...paginationQuery,
 });
 

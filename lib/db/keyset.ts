@@ -1,7 +1,8 @@
 // Keyset pages: the rows after a position in a list's order, as a WHERE condition, so that a page deep in the list
 // costs what the first costs (no OFFSET) and rows inserted or moved behind the position shift nothing ahead of it.
 // Prisma's own `cursor` option re-reads the cursor's row; this filter needs only the position's values.
-import type { Position } from "@/lib/core/cursor";
+import { cursorBinding, decodeCursor, encodeCursor, type Position } from "@/lib/core/cursor";
+import type { CursorPage } from "@/lib/core/pagination";
 import type { ListOrder } from "./search-page";
 
 const field = (column: string) => column.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase());
@@ -19,6 +20,25 @@ export function keysetAfter(order: ListOrder, position: Position) {
       ],
     })),
   };
+}
+
+/**
+ * One cursor page of a list: `find` reads the rows after the cursor's position (`after`, to be ANDed with the list's
+ * filters, visibility included, in the list's order), one more than a page to learn whether another page follows.
+ */
+export async function readCursorPage<Row extends Record<string, unknown>>(
+  list: string,
+  query: Record<string, unknown> & { cursor?: string },
+  order: ListOrder,
+  perPage: number,
+  find: (after: object, take: number) => Promise<Row[]>,
+): Promise<CursorPage<Row>> {
+  const binding = cursorBinding(list, { ...query, limit: perPage, per_page: undefined });
+  const after = query.cursor ? keysetAfter(order, decodeCursor(query.cursor, binding, order.length)) : {};
+  const found = await find(after, perPage + 1);
+  const rows = found.slice(0, perPage);
+  const nextCursor = found.length > perPage ? encodeCursor(positionOf(order, rows[rows.length - 1]), binding) : null;
+  return { perPage, rows, nextCursor };
 }
 
 /** The position of a row in the order (dates as ISO strings, which Prisma reads back as dates). */

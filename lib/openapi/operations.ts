@@ -108,7 +108,14 @@ export const operations: Operation[] = [
     tag: "Contacts",
     summary: "List contacts",
     query: listContactsQuery,
-    response: { status: 200, schema: paginatedSchema(contactObject, "ContactPage"), description: "A page of contacts" },
+    response: {
+      status: 200,
+      schema: z.union([
+        paginatedSchema(contactObject, "ContactPage"),
+        cursorPaginatedSchema(contactObject, "ContactCursorPage"),
+      ]),
+      description: "A page of contacts; with cursor=, a cursor page",
+    },
     errors: [422],
   },
   {

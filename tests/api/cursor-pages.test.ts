@@ -3,6 +3,7 @@
 // and sort, and a tampered or foreign one is a 422; a Standard user's pages hold only what it may see.
 import { beforeAll, describe, expect, it } from "vitest";
 import * as clients from "@/app/api/v1/clients/route";
+import * as contacts from "@/app/api/v1/contacts/route";
 import { prisma } from "@/lib/db/client";
 import { call, tokenFor, userByEmail } from "../support/api";
 
@@ -101,5 +102,33 @@ describe("GET /clients?cursor=", () => {
       expect(Object.keys(res.body.errors)).toEqual(["cursor"]);
     }
     expect((await get(`limit=2&sort_by=name&cursor=${cursor}`)).status).toBe(200);
+  });
+});
+
+describe("GET /contacts?cursor=", () => {
+  const contactsPage = async (query: string, email = "owner@acme.test") =>
+    call(contacts, "GET", `contacts?${query}`, { token: await tokenFor(email) });
+  const uuids = (res: { body: { data: { uuid: string }[] } }) => res.body.data.map((c) => c.uuid);
+
+  it.each([
+    ["sort_by=name", "owner@acme.test"],
+    ["sort_by=updated_at", "owner@acme.test"],
+    ["sort_by=name", "assigned@acme.test"],
+  ])("with %s, for %s, visits every contact the offset list has, once and in order", async (sort, email) => {
+    const all = uuids(await contactsPage(`${sort}&limit=1000`, email));
+    const seen: string[] = [];
+    let cursor = "";
+    do {
+      const res = await contactsPage(`${sort}&limit=9&cursor=${encodeURIComponent(cursor)}`, email);
+      expect(res.status).toBe(200);
+      seen.push(...uuids(res));
+      cursor = res.body.meta.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(all);
+  });
+
+  it("is 422 for a cursor of the clients list", async () => {
+    const cursor = (await get("limit=2&cursor=")).body.meta.next_cursor;
+    expect((await contactsPage(`limit=2&cursor=${cursor}`)).status).toBe(422);
   });
 });
