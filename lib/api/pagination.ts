@@ -1,7 +1,33 @@
 // The pagination envelope of every paginated list: data, links (absolute, on the public origin, keeping the
 // caller's other query parameters) and meta.
-import type { ListPage } from "@/lib/core/pagination";
+import type { CursorPage, ListPage } from "@/lib/core/pagination";
 import { publicUrl } from "./public-url";
+
+/** The envelope of a page or of a cursor page, whichever the list answered (`cursor=` asks for the latter). */
+export function listEnvelope<Row, T>(
+  request: Request,
+  result: ListPage<Row> | CursorPage<Row>,
+  serialize: (row: Row) => T,
+) {
+  return "total" in result ? paginated(request, result, serialize) : cursorPaginated(request, result, serialize);
+}
+
+/** Laravel's cursor envelope: no total, no first or last page; `next` carries the next page's cursor. */
+export function cursorPaginated<Row, T>(
+  request: Request,
+  { perPage, rows, nextCursor }: CursorPage<Row>,
+  serialize: (row: Row) => T,
+) {
+  const url = publicUrl(request);
+  const path = `${url.origin}${url.pathname}`;
+  url.searchParams.delete("page");
+  if (nextCursor !== null) url.searchParams.set("cursor", nextCursor);
+  return {
+    data: rows.map(serialize),
+    links: { first: null, last: null, prev: null, next: nextCursor === null ? null : url.toString() },
+    meta: { path, per_page: perPage, next_cursor: nextCursor, prev_cursor: null },
+  };
+}
 
 /** The envelope of a list page, each row serialized by `serialize`. */
 export function paginated<Row, T>(request: Request, { page, total, rows }: ListPage<Row>, serialize: (row: Row) => T) {

@@ -8,6 +8,7 @@ export const PERMISSIONS = [
   "contacts.create",
   "contacts.update",
   "jobs.create",
+  "jobs.update",
   "time_logs.view_all",
 ] as const;
 

@@ -1,8 +1,9 @@
 // Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
-import { type ListPage, type Page, pageOf } from "@/lib/core/pagination";
+import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
 import { containsText, literal } from "@/lib/db/filters";
+import { readCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
 import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -17,7 +18,10 @@ const SEARCH_RESULTS = 10;
 // index serves fast: the matches are sorted alone only when they are few (lib/db/search-page.ts).
 const MAX_SORTED_CLIENTS = 1000;
 
-export async function listClients(caller: Caller, query: ListClientsQuery): Promise<ListPage<ClientRecord>> {
+export async function listClients(
+  caller: Caller,
+  query: ListClientsQuery,
+): Promise<ListPage<ClientRecord> | CursorPage<ClientRecord>> {
   const filters: Prisma.ClientWhereInput[] = [visibleClients(caller) ?? {}];
   if (!query.include_archived) filters.push({ isArchived: false });
   if (query.client_status) filters.push({ clientStatus: query.client_status });
@@ -27,13 +31,15 @@ export async function listClients(caller: Caller, query: ListClientsQuery): Prom
   if (query.contact_email) filters.push({ contacts: { some: { contact: { email: query.contact_email } } } });
   // One trigger-kept column (name, references, city, contacts) that one trigram index serves.
   if (query.search) filters.push({ searchText: containsText(query.search) });
+  if (query.updated_since) filters.push({ ...updatedSince(query.updated_since) });
   const where = { AND: filters };
   const direction = query.sort_direction ?? "asc";
   const order: ListOrder = [
-    [query.sort_by === "created_at" ? "created_at" : "name", direction],
+    [query.sort_by ?? "name", direction],
     ["uuid", direction],
   ];
   const page = pageOf(query, DEFAULT_CLIENT_PAGE_SIZE);
+  if (query.cursor !== undefined) return clientCursorPage(caller, query, where, order, page.perPage);
   const rows = ({ skip, take }: Pick<Page, "skip" | "take">, ids?: number[]) =>
     caller.db.client.findMany({
       where: ids ? { id: { in: ids } } : where,
@@ -50,15 +56,41 @@ export async function listClients(caller: Caller, query: ListClientsQuery): Prom
       : Promise.all([count(), rows(page)]),
     tenantCustomFields(caller.db),
   ]);
+  return { page, total, rows: await withRelations(caller, found, customFields) };
+}
+
+async function withRelations(
+  caller: Caller,
+  found: Prisma.ClientGetPayload<{ select: typeof clientSelect }>[],
+  customFields: Awaited<ReturnType<typeof tenantCustomFields>>,
+): Promise<ClientRecord[]> {
   const relations = await loadClientRelations(
     caller,
     found.map((row) => row.id),
   );
-  return {
-    page,
-    total,
-    rows: found.map((row) => ({ ...row, relations: relations.get(row.id) ?? NO_RELATIONS, customFields })),
-  };
+  return found.map((row) => ({ ...row, relations: relations.get(row.id) ?? NO_RELATIONS, customFields }));
+}
+
+/** A cursor page (lib/db/keyset.ts), with each client's relations. */
+async function clientCursorPage(
+  caller: Caller,
+  query: ListClientsQuery,
+  where: Prisma.ClientWhereInput,
+  order: ListOrder,
+  perPage: number,
+): Promise<CursorPage<ClientRecord>> {
+  const [page, customFields] = await Promise.all([
+    readCursorPage("clients", query, order, perPage, (after, take) =>
+      caller.db.client.findMany({
+        where: { AND: [where, after] },
+        orderBy: prismaOrderBy(order),
+        take,
+        select: clientSelect,
+      }),
+    ),
+    tenantCustomFields(caller.db),
+  ]);
+  return { ...page, rows: await withRelations(caller, page.rows, customFields) };
 }
 
 /**

@@ -33,7 +33,7 @@ export function clientRelationsSql(tenantId: number, clientIds: number[]) {
       COALESCE((
         SELECT json_agg(json_build_object(
           'uuid', k.uuid, 'firstname', k.firstname, 'lastname', k.lastname, 'preferredName', k.preferred_name,
-          'email', k.email, 'phoneNumber', k.phone_number, 'portalEnabled', k.portal_enabled,
+          'email', k.email, 'phoneNumber', k.phone_number, 'portalEnabled', k.portal_enabled, 'updatedAt', k.updated_at,
           'clients', COALESCE((
             SELECT json_agg(json_build_object('id', linked.id, 'uuid', linked.uuid, 'name', linked.name) ORDER BY linked.name, linked.uuid)
             FROM client_contacts link JOIN clients linked ON (linked.tenant_id, linked.id) = (link.tenant_id, link.client_id)

@@ -1,7 +1,8 @@
 // Validation of client input: the single source for the handlers and for the OpenAPI document.
 import { z } from "zod";
 import { contactObject } from "@/lib/contacts/schemas";
-import { paginationQuery } from "@/lib/core/pagination";
+import { updatedAtOutput } from "@/lib/core/dates";
+import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, recordId } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
@@ -80,8 +81,10 @@ export const listClientsQuery = z.object({
   contact_email: text(254).optional(),
   client_status: z.enum(CLIENT_STATUSES).optional(),
   include_archived: queryBoolean().optional(),
-  sort_by: z.enum(["name", "created_at"]).optional(),
+  sort_by: z.enum(["name", "created_at", "updated_at"]).optional().describe("Sort key (default name); ties by uuid"),
   sort_direction: z.enum(SORT_DIRECTIONS).optional(),
+  ...updatedSinceQuery,
+  ...cursorQuery,
   ...paginationQuery,
 });
 
@@ -109,6 +112,7 @@ export const clientObject = component(
       is_archived: z.boolean(),
       client_status: z.enum(CLIENT_STATUSES),
       created_at: z.iso.datetime(),
+      updated_at: updatedAtOutput(),
       contacts: z.array(contactObject),
     })
     .catchall(z.unknown().describe("A custom field of the workspace, null when unset")),

@@ -22,6 +22,7 @@ export const clientSelect = {
   isArchived: true,
   clientStatus: true,
   createdAt: true,
+  updatedAt: true,
 } satisfies Prisma.ClientSelect;
 
 type ClientColumns = Prisma.ClientGetPayload<{ select: typeof clientSelect }>;
@@ -69,6 +70,7 @@ export function serializeClient(client: ClientRecord): z.output<typeof clientObj
     is_archived: client.isArchived,
     client_status: client.clientStatus,
     created_at: client.createdAt.toISOString(),
+    updated_at: client.updatedAt.toISOString(),
     contacts: client.relations.contacts.map(serializeContact),
   };
 }

@@ -1,8 +1,9 @@
 // Reading contacts through the caller's tenant-scoped database, within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
 import { visibleContacts } from "@/lib/auth/visibility";
-import { type ListPage, type Page, pageOf } from "@/lib/core/pagination";
+import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
 import { containsText } from "@/lib/db/filters";
+import { readCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
 import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -10,16 +11,25 @@ import type { ListContactsQuery } from "./schemas";
 import { type ContactRow, contactInclude } from "./serialize";
 
 const DEFAULT_CONTACT_PAGE_SIZE = 1000;
-const CONTACT_ORDER: ListOrder = [
-  ["lastname", "asc"],
-  ["firstname", "asc"],
-  ["uuid", "asc"],
-];
+const CONTACT_ORDERS: Record<ListContactsQuery["sort_by"], ListOrder> = {
+  name: [
+    ["lastname", "asc"],
+    ["firstname", "asc"],
+    ["uuid", "asc"],
+  ],
+  updated_at: [
+    ["updated_at", "asc"],
+    ["uuid", "asc"],
+  ],
+};
 // Contacts are listed by last name, and a search by a last name finds matches that all sit together in that order,
 // where a walk of the name index is slowest: the matches are sorted alone up to this many (lib/db/search-page.ts).
 const MAX_SORTED_CONTACTS = 20_000;
 
-export async function listContacts(caller: Caller, query: ListContactsQuery): Promise<ListPage<ContactRow>> {
+export async function listContacts(
+  caller: Caller,
+  query: ListContactsQuery,
+): Promise<ListPage<ContactRow> | CursorPage<ContactRow>> {
   const filters: Prisma.ContactWhereInput[] = [visibleContacts(caller) ?? {}];
   // citext: an exact match that ignores case.
   if (query.email) filters.push({ email: query.email });
@@ -28,12 +38,23 @@ export async function listContacts(caller: Caller, query: ListContactsQuery): Pr
     // Every word must match one of the names, so "alice archer" finds Alice Archer.
     filters.push(...words.map((term) => ({ OR: [{ firstname: term }, { lastname: term }, { preferredName: term }] })));
   }
+  if (query.updated_since) filters.push({ ...updatedSince(query.updated_since) });
   const where = { AND: filters };
+  const order = CONTACT_ORDERS[query.sort_by];
   const page = pageOf(query, DEFAULT_CONTACT_PAGE_SIZE);
+  if (query.cursor !== undefined)
+    return readCursorPage("contacts", query, order, page.perPage, (after, take) =>
+      caller.db.contact.findMany({
+        where: { AND: [where, after] },
+        orderBy: prismaOrderBy(order),
+        take,
+        include: contactInclude(caller),
+      }),
+    );
   const rows = ({ skip, take }: Pick<Page, "skip" | "take">, ids?: number[]) =>
     caller.db.contact.findMany({
       where: ids ? { id: { in: ids } } : where,
-      orderBy: prismaOrderBy(CONTACT_ORDER),
+      orderBy: prismaOrderBy(order),
       skip,
       take,
       include: contactInclude(caller),
@@ -44,7 +65,7 @@ export async function listContacts(caller: Caller, query: ListContactsQuery): Pr
   const [total, found] = query.search
     ? await searchPage(
         caller,
-        { table: "contacts", order: CONTACT_ORDER, maxSorted: MAX_SORTED_CONTACTS, rows, count, matchIds },
+        { table: "contacts", order, maxSorted: MAX_SORTED_CONTACTS, rows, count, matchIds },
         page,
       )
     : await Promise.all([count(), rows(page)]);

@@ -1,6 +1,7 @@
 // Validation of contact input: the single source for the handlers and for the OpenAPI document.
 import { z } from "zod";
-import { paginationQuery } from "@/lib/core/pagination";
+import { updatedAtOutput } from "@/lib/core/dates";
+import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
 
@@ -30,6 +31,12 @@ export type UpdateContactBody = z.output<typeof updateContactBody>;
 export const listContactsQuery = z.object({
   search: text(200).optional().describe("Matches first, last or preferred name"),
   email: text(254).optional().describe("Exact email, ignoring case"),
+  sort_by: z
+    .enum(["name", "updated_at"])
+    .default("name")
+    .describe("name: last name, then first name; updated_at: oldest change first. Ties by uuid"),
+  ...updatedSinceQuery,
+  ...cursorQuery,
   ...paginationQuery,
 });
 
@@ -43,6 +50,7 @@ export const contactObject = component(
     email: z.string(),
     phone_number: z.string().nullable(),
     portal_enabled: z.boolean(),
+    updated_at: updatedAtOutput(),
     clients: z
       .array(z.object({ uuid: z.uuid(), name: z.string() }))
       .describe("Clients the contact is linked to (those the caller can see)"),

@@ -23,7 +23,7 @@ export type ContactRow = Prisma.ContactGetPayload<{ include: ReturnType<typeof c
 /** What serializing a contact reads: a row loaded with contactInclude, or a client's contact (lib/clients/relations). */
 export type ContactShape = Pick<
   Contact,
-  "uuid" | "firstname" | "lastname" | "preferredName" | "email" | "phoneNumber" | "portalEnabled"
+  "uuid" | "firstname" | "lastname" | "preferredName" | "email" | "phoneNumber" | "portalEnabled" | "updatedAt"
 > & {
   clients: { client: { uuid: string; name: string } }[];
 };
@@ -37,6 +37,8 @@ export function serializeContact(contact: ContactShape): z.output<typeof contact
     email: contact.email,
     phone_number: contact.phoneNumber,
     portal_enabled: contact.portalEnabled,
+    // A client's contacts come from JSON (lib/clients/relations), where the time is a string.
+    updated_at: new Date(contact.updatedAt).toISOString(),
     clients: contact.clients.map(({ client }) => ({ uuid: client.uuid, name: client.name })),
   };
 }

@@ -25,6 +25,10 @@ export const calendarDate = () =>
 /** A date in an answer: the one output date schema. */
 export const dateOutput = () => z.iso.date().describe("YYYY-MM-DD");
 
+/** `updated_at` in an answer: ISO 8601 UTC with milliseconds. */
+export const updatedAtOutput = () =>
+  z.iso.datetime().describe("When the record or one of its nested parts last changed (ISO 8601, UTC)");
+
 /** The database value of a calendar date. */
 export const toDbDate = (day: string) => new Date(`${day}T00:00:00.000Z`);
 

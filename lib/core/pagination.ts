@@ -6,11 +6,33 @@ import { queryInt } from "./validation";
 
 const MAX_PAGE_SIZE = 1000;
 
+/** `cursor` switches a list to cursor pages: empty for the first page, then each page's next_cursor. */
+export const cursorQuery = {
+  cursor: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe("Cursor pages: empty to start, then the previous page's meta.next_cursor; bound to the other parameters"),
+};
+
 export const paginationQuery = {
   page: queryInt().pipe(z.number().min(1).max(1_000_000)).optional(),
   limit: queryInt().pipe(z.number().min(1).max(MAX_PAGE_SIZE)).optional(),
   per_page: queryInt().pipe(z.number().min(1).max(MAX_PAGE_SIZE)).optional(),
 };
+
+/** `updated_since` of every list: an ISO 8601 date and time with a zone (Z or an offset); records changed at or after it. */
+export const updatedSinceQuery = {
+  updated_since: z.iso
+    .datetime({ offset: true })
+    .refine((s) => !Number.isNaN(Date.parse(s)), "Must be a real date and time.")
+    .transform((s) => new Date(s))
+    .optional()
+    .describe("Only records whose updated_at is at or after this ISO 8601 date and time (with Z or an offset)"),
+};
+
+/** The filter of `updated_since`, for a list's `where`. */
+export const updatedSince = (since: Date | undefined) => since && { updatedAt: { gte: since } };
 
 export interface Page {
   page: number;
@@ -30,6 +52,28 @@ export function pageOf(query: { page?: number; limit?: number; per_page?: number
   const page = query.page ?? 1;
   const perPage = query.limit ?? query.per_page ?? defaultSize;
   return { page, perPage, skip: (page - 1) * perPage, take: perPage };
+}
+
+/** One cursor page: its rows and the cursor of the page after it (null on the last page). */
+export interface CursorPage<Row> {
+  perPage: number;
+  rows: Row[];
+  nextCursor: string | null;
+}
+
+/** The cursor envelope's schema (Laravel's cursor paginator: no total), registered as a component named `id`. */
+export function cursorPaginatedSchema(item: z.ZodType, id: string) {
+  const envelope = z.object({
+    data: z.array(item),
+    links: z.object({ first: z.null(), last: z.null(), prev: z.url().nullable(), next: z.url().nullable() }),
+    meta: z.object({
+      path: z.url(),
+      per_page: z.number().int().min(1).max(MAX_PAGE_SIZE),
+      next_cursor: z.string().nullable().describe("The cursor of the next page; null on the last page"),
+      prev_cursor: z.string().nullable().describe("Always null: cursor pages are read forward"),
+    }),
+  });
+  return component(envelope, id);
 }
 
 /** The envelope's schema around a list item schema, registered as a component named `id`. */

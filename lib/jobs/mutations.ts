@@ -1,16 +1,19 @@
-// Creating jobs. Rules zod cannot see (references to other records) are checked here and are 422s.
+// Creating and updating jobs. Rules zod cannot see (references to other records, dates against stored dates) are
+// checked here and are 422s.
 import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
 import { toDbDate, todayIn } from "@/lib/core/dates";
 import { type FieldErrors, unknownIdErrors, validationFailed } from "@/lib/core/errors";
+import { withoutUndefined } from "@/lib/core/validation";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { loadJob } from "./queries";
-import type { CreateJobBody } from "./schemas";
+import type { CreateJobBody, UpdateJobBody } from "./schemas";
 
 /**
- * Creates a job after checking what it refers to (422 on the field that names something the tenant does not have
- * or the caller cannot see). The job, its assignee and its tags are one nested create, so one transaction.
+ * Looks up what the input refers to, and throws one 422 naming every field that names something the tenant does not
+ * have or the caller cannot see (plus `extra` findings of the caller's own).
  */
-export async function createJob(caller: Caller, input: CreateJobBody, now = new Date()) {
+async function checkReferences(caller: Caller, input: UpdateJobBody, extra: FieldErrors = {}) {
   const { db } = caller;
   const tagIds = [...new Set(input.tags ?? [])];
   const clients = visibleClients(caller);
@@ -27,7 +30,7 @@ export async function createJob(caller: Caller, input: CreateJobBody, now = new 
     tagIds.length ? db.tag.findMany({ where: { id: { in: tagIds } }, select: { id: true } }) : [],
   ]);
 
-  const errors: FieldErrors = {};
+  const errors: FieldErrors = { ...extra };
   if (input.client_uuid && !client) errors.client_uuid = ["No client you can see has this uuid."];
   if (input.status && !status) errors.status = ["No job status has this slug."];
   if (input.user_id && !assignee) errors.user_id = ["No user has this id."];
@@ -42,10 +45,24 @@ export async function createJob(caller: Caller, input: CreateJobBody, now = new 
     ),
   );
   if (Object.keys(errors).length) throw validationFailed(errors);
+  return { client, status, assignee, tagIds };
+}
 
-  const date = (day: string | null | undefined) => (day ? toDbDate(day) : null);
+const date = (day: string | null | undefined) => (day ? toDbDate(day) : null);
+/** A date column's new value: undefined (not sent) leaves it, null clears it. */
+const dateUpdate = (day: string | null | undefined) => (day === undefined ? undefined : date(day));
+
+/** "Today" for the person who completed the job, in their time zone. */
+const completionDate = (caller: Caller, now: Date) => toDbDate(todayIn(caller.user.timezone, now));
+
+/**
+ * Creates a job after checking what it refers to (422 on the field that names something the tenant does not have
+ * or the caller cannot see). The job, its assignee and its tags are one nested create, so one transaction.
+ */
+export async function createJob(caller: Caller, input: CreateJobBody, now = new Date()) {
+  const { client, status, assignee, tagIds } = await checkReferences(caller, input);
   const completed = status?.isCompleted ?? false;
-  const { id } = await db.job.create({
+  const { id } = await caller.db.job.create({
     data: {
       tenantId: caller.tenant.id,
       name: input.name,
@@ -58,12 +75,70 @@ export async function createJob(caller: Caller, input: CreateJobBody, now = new 
       extendedDueDate: date(input.extended_due_date),
       estimatedHours: input.estimated_hours?.toFixed(2) ?? null,
       isCompleted: completed,
-      // "Today" for the person who completed it, in their time zone.
-      completedDate: completed ? toDbDate(todayIn(caller.user.timezone, now)) : null,
+      completedDate: completed ? completionDate(caller, now) : null,
       assignees: assignee ? { create: [{ userId: assignee.id }] } : undefined,
       tags: tagIds.length ? { create: tagIds.map((tagId) => ({ tagId })) } : undefined,
     },
     select: { id: true },
+  });
+  return loadJob(caller, id);
+}
+
+/** A job already completed keeps the day it was completed when it moves between completed statuses. */
+function completedDateUpdate(caller: Caller, completed: boolean, wasCompleted: boolean, now: Date) {
+  if (!completed) return null;
+  return wasCompleted ? undefined : completionDate(caller, now);
+}
+
+/** start_date ≤ due_date, where a date not sent is the stored one: the error names the date that was sent. */
+function dateOrderErrors(input: UpdateJobBody, stored: { startDate: Date | null; dueDate: Date | null }): FieldErrors {
+  const start = input.start_date === undefined ? stored.startDate : date(input.start_date);
+  const due = input.due_date === undefined ? stored.dueDate : date(input.due_date);
+  if (!start || !due || start <= due) return {};
+  return input.start_date !== undefined
+    ? { start_date: ["Must be on or before due_date."] }
+    : { due_date: ["Must be on or after start_date."] };
+}
+
+/**
+ * Updates a job the caller may see (the route has loaded it): only the fields sent change. A move to a completed
+ * status completes the job today; a move to an open status, or to none, reopens it. `user_id` and `tags` replace
+ * the sets. One transaction.
+ */
+export async function updateJob(caller: Caller, id: number, input: UpdateJobBody, now = new Date()) {
+  const { db } = caller;
+  const stored = await db.job.findFirstOrThrow({
+    where: { id },
+    select: { startDate: true, dueDate: true, isCompleted: true },
+  });
+  const { client, status, assignee, tagIds } = await checkReferences(caller, input, dateOrderErrors(input, stored));
+
+  const completed = input.status === undefined ? undefined : (status?.isCompleted ?? false);
+  const data = withoutUndefined<Prisma.JobUncheckedUpdateInput>({
+    name: input.name,
+    description: input.description === undefined ? undefined : (input.description ?? ""),
+    clientId: input.client_uuid === undefined ? undefined : (client?.id ?? null),
+    statusId: input.status === undefined ? undefined : (status?.id ?? null),
+    startDate: dateUpdate(input.start_date),
+    dueDate: dateUpdate(input.due_date),
+    internalDueDate: dateUpdate(input.internal_due_date),
+    extendedDueDate: dateUpdate(input.extended_due_date),
+    estimatedHours: input.estimated_hours === undefined ? undefined : (input.estimated_hours?.toFixed(2) ?? null),
+    isCompleted: completed,
+    completedDate:
+      completed === undefined ? undefined : completedDateUpdate(caller, completed, stored.isCompleted, now),
+  });
+  const tenantId = caller.tenant.id;
+  await db.$transaction(async (tx) => {
+    await tx.job.update({ where: { tenantId_id: { tenantId, id } }, data });
+    if (input.user_id !== undefined) {
+      await tx.jobAssignee.deleteMany({ where: { jobId: id } });
+      if (assignee) await tx.jobAssignee.create({ data: { tenantId, jobId: id, userId: assignee.id } });
+    }
+    if (input.tags !== undefined) {
+      await tx.jobTag.deleteMany({ where: { jobId: id } });
+      await tx.jobTag.createMany({ data: tagIds.map((tagId) => ({ tenantId, jobId: id, tagId })) });
+    }
   });
   return loadJob(caller, id);
 }

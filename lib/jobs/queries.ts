@@ -2,7 +2,7 @@
 import type { Caller } from "@/lib/auth/caller";
 import { visibleJobs } from "@/lib/auth/visibility";
 import { type DateRangeSpec, dateFilter } from "@/lib/core/date-ranges";
-import { type ListPage, type Page, pageOf } from "@/lib/core/pagination";
+import { type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
 import type { Direction } from "@/lib/core/validation";
 import { allOf, containsText } from "@/lib/db/filters";
 import { findVisible } from "@/lib/db/records";
@@ -16,6 +16,7 @@ const DEFAULT_JOB_PAGE_SIZE = 100;
 const COLUMN_ORDER: Record<Exclude<JobSort, "status">, (direction: Direction) => Prisma.JobOrderByWithRelationInput> = {
   name: (direction) => ({ name: direction }),
   created_at: (direction) => ({ createdAt: direction }),
+  updated_at: (direction) => ({ updatedAt: direction }),
   start_date: (direction) => ({ startDate: { sort: direction, nulls: "last" } }),
   due_date: (direction) => ({ dueDate: { sort: direction, nulls: "last" } }),
   estimated_hours: (direction) => ({ estimatedHours: { sort: direction, nulls: "last" } }),
@@ -35,6 +36,7 @@ function listWhere(caller: Caller, query: ListJobsQuery, now: Date): Prisma.JobW
     !query.include_completed && { isCompleted: false },
     query.exclude_subtasks && { parentId: null },
     query.exclude_client_requests && { isClientRequest: false },
+    updatedSince(query.updated_since),
   ]);
 }
 

@@ -1,14 +1,14 @@
 // Input of the jobs endpoints: the single source of their validation.
 import { z } from "zod";
 import { queryDateRange } from "@/lib/core/date-ranges";
-import { calendarDate, dateOutput } from "@/lib/core/dates";
-import { paginationQuery } from "@/lib/core/pagination";
+import { calendarDate, dateOutput, updatedAtOutput } from "@/lib/core/dates";
+import { paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, recordId, uuidString } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
 import { userSummaryObject } from "@/lib/users/schemas";
 
-const JOB_SORTS = ["name", "start_date", "due_date", "created_at", "status", "estimated_hours"] as const;
+const JOB_SORTS = ["name", "start_date", "due_date", "created_at", "updated_at", "status", "estimated_hours"] as const;
 export type JobSort = (typeof JOB_SORTS)[number];
 
 // Ids, slugs and uuids in filters that name nothing of the tenant (e.g. another tenant's tag id) simply match
@@ -30,6 +30,7 @@ export const listJobsQuery = z.object({
   exclude_client_requests: queryBoolean().default(false),
   sort_by: z.enum(JOB_SORTS).default("due_date").describe("Sort key; nulls last, ties broken by uuid"),
   sort_direction: z.enum(SORT_DIRECTIONS).default("asc"),
+  ...updatedSinceQuery,
   ...paginationQuery,
 });
 
@@ -42,26 +43,41 @@ const hours = z
   .max(1000)
   .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, "Must have at most two decimal places.");
 
-export const createJobBody = z
+const jobFields = {
+  name: text(150).min(1).describe("Job name"),
+  description: text(30_000).nullish(),
+  client_uuid: uuidString().nullish().describe("Client to link; must be visible to the caller"),
+  user_id: recordId().nullish().describe("Assignee (user id)"),
+  status: text(100).min(1).nullish().describe("A status slug of the tenant"),
+  tags: z.array(recordId()).max(100).nullish().describe("Tag ids"),
+  start_date: calendarDate().nullish(),
+  due_date: calendarDate().nullish(),
+  internal_due_date: calendarDate().nullish(),
+  extended_due_date: calendarDate().nullish(),
+  estimated_hours: hours.nullish().describe("0 to 1000, at most two decimals"),
+};
+
+const startNotAfterDue = {
+  check: (job: { start_date?: string | null; due_date?: string | null }) =>
+    !job.start_date || !job.due_date || job.start_date <= job.due_date,
+  params: { path: ["start_date"], message: "Must be on or before due_date." },
+};
+
+export const createJobBody = z.object(jobFields).refine(startNotAfterDue.check, startNotAfterDue.params);
+
+// Only the fields sent change; null clears an optional one. Dates sent alone are checked against the stored other
+// date by updateJob, which alone knows it.
+export const updateJobBody = z
   .object({
-    name: text(150).min(1).describe("Job name"),
-    description: text(30_000).nullish(),
-    client_uuid: uuidString().nullish().describe("Client to link; must be visible to the caller"),
-    user_id: recordId().nullish().describe("Assignee (user id)"),
-    status: text(100).min(1).nullish().describe("A status slug of the tenant"),
-    tags: z.array(recordId()).max(100).nullish().describe("Tag ids"),
-    start_date: calendarDate().nullish(),
-    due_date: calendarDate().nullish(),
-    internal_due_date: calendarDate().nullish(),
-    extended_due_date: calendarDate().nullish(),
-    estimated_hours: hours.nullish().describe("0 to 1000, at most two decimals"),
+    ...jobFields,
+    name: jobFields.name.optional(),
+    user_id: jobFields.user_id.describe("Assignee (user id): replaces the assignees; null removes them"),
+    tags: jobFields.tags.describe("Tag ids: replace the job's tags; null removes them"),
   })
-  .refine((job) => !job.start_date || !job.due_date || job.start_date <= job.due_date, {
-    path: ["start_date"],
-    message: "Must be on or before due_date.",
-  });
+  .refine(startNotAfterDue.check, startNotAfterDue.params);
 
 export type CreateJobBody = z.output<typeof createJobBody>;
+export type UpdateJobBody = z.output<typeof updateJobBody>;
 
 const named = (id: z.ZodType) => z.object({ id, name: z.string() });
 
@@ -78,6 +94,7 @@ export const jobListItemObject = component(
     is_overdue: z.boolean().describe("Not completed and due before today, in the workspace's time zone"),
     is_completed: z.boolean(),
     is_repeating: z.boolean(),
+    updated_at: updatedAtOutput(),
   }),
   "JobListItem",
 );

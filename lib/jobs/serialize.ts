@@ -15,6 +15,7 @@ export const jobListSelect = {
   estimatedHours: true,
   isCompleted: true,
   repeatSettings: true,
+  updatedAt: true,
   status: { select: { slug: true } },
   client: { select: { uuid: true } },
 } satisfies Prisma.JobSelect;
@@ -61,6 +62,7 @@ export function serializeJobListItem(job: JobListRow, today: string): z.output<t
     is_overdue: !job.isCompleted && dueDate !== null && dueDate < today,
     is_completed: job.isCompleted,
     is_repeating: job.repeatSettings !== null,
+    updated_at: job.updatedAt.toISOString(),
   };
 }
 

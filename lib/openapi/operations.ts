@@ -11,8 +11,8 @@ import {
   updateClientBody,
 } from "@/lib/clients/schemas";
 import { contactObject, createContactBody, listContactsQuery, updateContactBody } from "@/lib/contacts/schemas";
-import { paginatedSchema } from "@/lib/core/pagination";
-import { createJobBody, jobListItemObject, jobObject, listJobsQuery } from "@/lib/jobs/schemas";
+import { cursorPaginatedSchema, paginatedSchema } from "@/lib/core/pagination";
+import { createJobBody, jobListItemObject, jobObject, listJobsQuery, updateJobBody } from "@/lib/jobs/schemas";
 import { listTimeLogsQuery, timeLogObject } from "@/lib/time-logs/schemas";
 import { listUsersQuery, profileObject, userByEmailObject, userListObject, userObject } from "@/lib/users/schemas";
 
@@ -51,7 +51,14 @@ export const operations: Operation[] = [
     summary: "List clients",
     description: "Archived clients are left out unless include_archived=true. Restricted users see only their clients.",
     query: listClientsQuery,
-    response: { status: 200, schema: paginatedSchema(clientObject, "ClientPage"), description: "A page of clients" },
+    response: {
+      status: 200,
+      schema: z.union([
+        paginatedSchema(clientObject, "ClientPage"),
+        cursorPaginatedSchema(clientObject, "ClientCursorPage"),
+      ]),
+      description: "A page of clients; with cursor=, a cursor page",
+    },
     errors: [422],
   },
   {
@@ -101,7 +108,14 @@ export const operations: Operation[] = [
     tag: "Contacts",
     summary: "List contacts",
     query: listContactsQuery,
-    response: { status: 200, schema: paginatedSchema(contactObject, "ContactPage"), description: "A page of contacts" },
+    response: {
+      status: 200,
+      schema: z.union([
+        paginatedSchema(contactObject, "ContactPage"),
+        cursorPaginatedSchema(contactObject, "ContactCursorPage"),
+      ]),
+      description: "A page of contacts; with cursor=, a cursor page",
+    },
     errors: [422],
   },
   {
@@ -171,6 +185,20 @@ export const operations: Operation[] = [
       description: "The job with its client, assignees, followers, tags, parent and subtasks",
     },
     errors: [403, 404],
+  },
+  {
+    method: "put",
+    path: "/jobs/{uuid}",
+    tag: "Jobs",
+    summary: "Update a job",
+    description:
+      "Only the fields sent change; null clears an optional field. `user_id` and `tags` replace the sets. Moving to a " +
+      "completed status completes the job (completed_date is today); moving to an open status, or to none, reopens it. " +
+      "start_date must be on or before due_date, the stored one when only one of them is sent.",
+    params: { uuid: uuidParam },
+    body: updateJobBody,
+    response: { status: 200, schema: jobObject, description: "The updated job" },
+    errors: [403, 404, ...BODY_ERRORS],
   },
   {
     method: "get",

@@ -2,7 +2,7 @@
 
 import type { Caller } from "@/lib/auth/caller";
 import { dateFilter } from "@/lib/core/date-ranges";
-import { type ListPage, pageOf } from "@/lib/core/pagination";
+import { type ListPage, pageOf, updatedSince } from "@/lib/core/pagination";
 import { allOf, containsText, type Filter } from "@/lib/db/filters";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { loadTimeLogRelations } from "./relations";
@@ -10,6 +10,11 @@ import type { ListTimeLogsQuery } from "./schemas";
 import { type TimeLogRow, timeLogColumns } from "./serialize";
 
 export const DEFAULT_TIME_LOG_PAGE_SIZE = 100;
+
+const TIME_LOG_ORDERS: Record<ListTimeLogsQuery["sort_by"], Prisma.TimeLogOrderByWithRelationInput[]> = {
+  date: [{ date: "desc" }, { createdAt: "desc" }, { uuid: "asc" }],
+  updated_at: [{ updatedAt: "asc" }, { uuid: "asc" }],
+};
 
 /** The filters a list of time logs shares with the per-day counts: dates and users. */
 function dayFilters(
@@ -30,6 +35,7 @@ function otherFilters(query: ListTimeLogsQuery): Filter<Prisma.TimeLogWhereInput
     query.client_uuid !== undefined && { client: { uuid: query.client_uuid } },
     query.tasks && { job: { uuid: { in: query.tasks } } },
     query.search !== undefined && { note: containsText(query.search) },
+    updatedSince(query.updated_since),
   ];
 }
 
@@ -61,7 +67,7 @@ export async function listTimeLogs(
     caller.db.timeLog.findMany({
       where: allOf<Prisma.TimeLogWhereInput>([...days, ...others]),
       select: timeLogColumns,
-      orderBy: [{ date: "desc" }, { createdAt: "desc" }, { uuid: "asc" }],
+      orderBy: TIME_LOG_ORDERS[query.sort_by],
       skip: page.skip,
       take: page.take,
     }),

@@ -1,8 +1,8 @@
 // Input of the time logs list.
 import { z } from "zod";
 import { queryDateRange } from "@/lib/core/date-ranges";
-import { dateOutput } from "@/lib/core/dates";
-import { paginationQuery } from "@/lib/core/pagination";
+import { dateOutput, updatedAtOutput } from "@/lib/core/dates";
+import { paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, uuidString } from "@/lib/core/references";
 import { queryList, text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
@@ -14,6 +14,11 @@ export const listTimeLogsQuery = z.object({
   tasks: queryList(uuidString()).optional().describe("Only time logged against these jobs (uuids)"),
   users: queryList(queryId()).optional().describe("Only time of these user ids"),
   search: text(200).optional().describe("Case-insensitive substring of the note"),
+  sort_by: z
+    .enum(["date", "updated_at"])
+    .default("date")
+    .describe("date: newest first; updated_at: oldest change first. Ties by uuid"),
+  ...updatedSinceQuery,
   ...paginationQuery,
 });
 
@@ -36,7 +41,7 @@ export const timeLogObject = component(
     date: dateOutput(),
     formatted_date: z.string().describe("e.g. 21 Nov 2026"),
     created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
+    updated_at: updatedAtOutput(),
   }),
   "TimeLog",
 );

@@ -1,25 +1,34 @@
 // Reading users of the caller's tenant. Users are few per tenant, so the list is not paginated.
 import type { Caller } from "@/lib/auth/caller";
 import { forbidden, notFound } from "@/lib/core/errors";
+import { updatedSince } from "@/lib/core/pagination";
 import { prisma } from "@/lib/db/client";
 import { containsText } from "@/lib/db/filters";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ListUsersQuery } from "./schemas";
 
+const USER_ORDERS: Record<ListUsersQuery["sort_by"], Prisma.UserOrderByWithRelationInput[]> = {
+  name: [{ firstname: "asc" }, { lastname: "asc" }, { id: "asc" }],
+  updated_at: [{ updatedAt: "asc" }, { id: "asc" }],
+};
+
 const withRole = { role: { select: { name: true } } } satisfies Prisma.UserInclude;
 
 /** Every word of the search must match the first name, last name or email ("olivia own" finds Olivia Owner). */
-export function listUsers(caller: Caller, { search }: ListUsersQuery) {
+export function listUsers(caller: Caller, { search, sort_by, updated_since }: ListUsersQuery) {
   const words = (search ?? "").split(/\s+/).filter(Boolean);
   const where: Prisma.UserWhereInput = {
-    AND: words.map((word) => ({
-      OR: (["firstname", "lastname", "email"] as const).map((field) => ({ [field]: containsText(word) })),
-    })),
+    AND: [
+      ...words.map((word) => ({
+        OR: (["firstname", "lastname", "email"] as const).map((field) => ({ [field]: containsText(word) })),
+      })),
+      updatedSince(updated_since) ?? {},
+    ],
   };
   return caller.db.user.findMany({
     where,
     include: withRole,
-    orderBy: [{ firstname: "asc" }, { lastname: "asc" }, { id: "asc" }],
+    orderBy: USER_ORDERS[sort_by],
   });
 }
 

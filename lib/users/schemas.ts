@@ -1,7 +1,8 @@
 // Input and output shapes of the users endpoints.
 import { z } from "zod";
-import { dateOutput } from "@/lib/core/dates";
+import { dateOutput, updatedAtOutput } from "@/lib/core/dates";
 import { notFound } from "@/lib/core/errors";
+import { updatedSinceQuery } from "@/lib/core/pagination";
 import { isStorableText, text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
 
@@ -9,6 +10,11 @@ export const listUsersQuery = z.object({
   search: text(200)
     .optional()
     .describe("Matches first name, last name or email, case-insensitively; every word must match"),
+  sort_by: z
+    .enum(["name", "updated_at"])
+    .default("name")
+    .describe("name: first name, then last name; updated_at: oldest change first. Ties by id"),
+  ...updatedSinceQuery,
 });
 
 /** A user id in a path: a positive whole number; anything else names no user (404), like a malformed uuid. */
@@ -66,6 +72,7 @@ export const userObject = component(
     is_contractor: z.boolean().describe("Deprecated: true exactly when client_access is assigned_clients"),
     is_owner: z.boolean(),
     archived_date: dateOutput().nullable(),
+    updated_at: updatedAtOutput(),
   }),
   "User",
 );

@@ -36,6 +36,7 @@ interface SerializableUser extends NamedUser {
   clientAccess: ClientAccess;
   isOwner: boolean;
   archivedDate: Date | null;
+  updatedAt: Date;
   role: { name: string };
 }
 
@@ -88,5 +89,6 @@ export function serializeUser(user: SerializableUser): z.output<typeof userObjec
     is_contractor: user.clientAccess === "assigned_clients",
     is_owner: user.isOwner,
     archived_date: fromDbDateOrNull(user.archivedDate),
+    updated_at: user.updatedAt.toISOString(),
   };
 }

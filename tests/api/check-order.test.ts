@@ -19,6 +19,7 @@ const WRITES: Record<string, { valid: () => object; invalid: object; record?: Ki
   },
   "put /contacts/{uuid}": { valid: () => ({ phone_number: "123" }), invalid: { firstname: 42 }, record: "contact" },
   "post /jobs": { valid: () => ({ name: "Order check job" }), invalid: { name: 42 } },
+  "put /jobs/{uuid}": { valid: () => ({ description: "Checked" }), invalid: { name: 42 }, record: "job" },
 };
 
 const writes = operations.filter((op) => op.method !== "get");
@@ -56,7 +57,10 @@ beforeAll(async () => {
   const visibleContact = await db.contact.findFirstOrThrow({
     where: { tenantId: acme, clients: { some: { client: seen } } },
   });
-  records.visible = { client: visibleClient.uuid, contact: visibleContact.uuid, job: "" };
+  const visibleJob = await db.job.findFirstOrThrow({
+    where: { tenantId: acme, assignees: { some: { userId: assigned.id } } },
+  });
+  records.visible = { client: visibleClient.uuid, contact: visibleContact.uuid, job: visibleJob.uuid };
 });
 
 async function send(op: (typeof writes)[number], email: string, uuid: string | undefined, body: object) {

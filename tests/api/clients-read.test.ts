@@ -64,6 +64,7 @@ describe("GET /clients", () => {
         "is_archived",
         "client_status",
         "created_at",
+        "updated_at",
         "contacts",
         "industry",
         "employees",
@@ -80,6 +81,7 @@ describe("GET /clients", () => {
       notes: null,
     });
     expect(client.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(client.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(client.year_end_text).toMatch(/^\d{1,2} [A-Z][a-z]+$/);
     expect(typeof client.employees).toBe("number");
     expect(client.contacts).toHaveLength(2);
@@ -91,8 +93,10 @@ describe("GET /clients", () => {
       "phone_number",
       "portal_enabled",
       "preferred_name",
+      "updated_at",
       "uuid",
     ]);
+    expect(client.contacts[0].updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(client.contacts[0].clients).toEqual([{ uuid: client.uuid, name: client.name }]);
   });
 

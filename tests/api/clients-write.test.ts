@@ -135,6 +135,7 @@ describe("POST /clients", () => {
         email,
         phone_number: "+44 1904 000000",
         portal_enabled: true,
+        updated_at: expect.any(String),
         clients: [{ uuid: res.body.uuid, name: "Full Fields Ltd" }],
       },
     ]);
@@ -319,7 +320,8 @@ describe("PUT /clients/{uuid}", () => {
     const before = await newClient({ website: "https://keep.example", custom_fields: { employees: 3 } });
     const res = await update(before.uuid, { name: "Renamed Ltd" });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...before, name: "Renamed Ltd", contacts: [] });
+    expect(res.body).toEqual({ ...before, name: "Renamed Ltd", contacts: [], updated_at: expect.any(String) });
+    expect(res.body.updated_at > before.updated_at).toBe(true);
     expect((await read(before.uuid)).body).toEqual(res.body);
   });
 

@@ -58,6 +58,7 @@ describe("GET /contacts", () => {
       "phone_number",
       "portal_enabled",
       "preferred_name",
+      "updated_at",
       "uuid",
     ]);
   });
@@ -192,6 +193,7 @@ describe("POST /contacts", () => {
       email,
       phone_number: null,
       portal_enabled: true,
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       clients: [],
     });
     expect((await read(res.body.uuid)).body).toEqual(res.body);
@@ -304,7 +306,13 @@ describe("PUT /contacts/{uuid}", () => {
     const contact = await newContact();
     const res = await update(contact.uuid, { preferred_name: "Uppy", portal_enabled: false });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...contact, preferred_name: "Uppy", portal_enabled: false });
+    expect(res.body).toEqual({
+      ...contact,
+      preferred_name: "Uppy",
+      portal_enabled: false,
+      updated_at: expect.any(String),
+    });
+    expect(res.body.updated_at > contact.updated_at).toBe(true);
   });
 
   it("keeps its own email in another case but cannot take another contact's", async () => {

@@ -19,6 +19,7 @@ const LIST_KEYS = [
   "name",
   "start_date",
   "status",
+  "updated_at",
   "uuid",
 ];
 
@@ -112,6 +113,7 @@ describe("GET /jobs: shape and defaults", () => {
       is_overdue: expect.any(Boolean),
       is_completed: stored.isCompleted,
       is_repeating: stored.repeatSettings !== null,
+      updated_at: stored.updatedAt.toISOString(),
     });
   });
 
@@ -864,5 +866,123 @@ describe("POST /jobs", () => {
 
   it("is 401 without a token", async () => {
     expect((await call(jobs, "POST", "jobs", { body: { name: "x" } })).status).toBe(401);
+  });
+});
+
+describe("PUT /jobs/{uuid}", () => {
+  async function put(uuid: string, body: unknown, email = "owner@acme.test") {
+    return call(jobByUuid, "PUT", `jobs/${uuid}`, { token: await tokenFor(email), params: { uuid }, body });
+  }
+
+  /** A fresh open job of Acme with an assignee, a tag and both dates, to change. */
+  async function freshJob() {
+    const owner = await userByEmail("owner@acme.test");
+    const res = await post({
+      name: "To update",
+      description: "Before",
+      user_id: owner.id,
+      tags: [acmeTag.id],
+      start_date: "2026-12-01",
+      due_date: "2026-12-10",
+      estimated_hours: 3,
+    });
+    expect(res.status).toBe(201);
+    return res.body;
+  }
+
+  it("changes only the fields sent and answers the GET shape", async () => {
+    const job = await freshJob();
+    const res = await put(job.uuid, { name: "Renamed", estimated_hours: 4.5 });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ...job, name: "Renamed", estimated_hours: 4.5, updated_at: expect.any(String) });
+    expect(res.body.updated_at > job.updated_at).toBe(true);
+    expect((await get(job.uuid)).body).toEqual(res.body);
+  });
+
+  it("clears optional fields sent as null, and replaces assignees and tags", async () => {
+    const job = await freshJob();
+    const standard = await userByEmail("assigned@acme.test");
+    const res = await put(job.uuid, {
+      description: null,
+      start_date: null,
+      estimated_hours: null,
+      user_id: standard.id,
+      tags: [],
+      client_uuid: null,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      description: "",
+      start_date: null,
+      due_date: "2026-12-10",
+      estimated_hours: null,
+      client: null,
+      tags: [],
+    });
+    expect(res.body.users.map((u: any) => u.id)).toEqual([standard.id]);
+    expect((await put(job.uuid, { user_id: null })).body.users).toEqual([]);
+  });
+
+  it("completes the job on a move to a completed status, keeps the day between completed statuses, reopens it", async () => {
+    const job = await freshJob();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-23T12:00:00Z"));
+    const done = await put(job.uuid, { status: "completed" });
+    expect(done.body).toMatchObject({ status: "completed", is_completed: true, completed_date: "2026-11-23" });
+    vi.setSystemTime(new Date("2026-11-25T12:00:00Z"));
+    expect((await put(job.uuid, { status: "completed" })).body.completed_date).toBe("2026-11-23");
+    const reopened = await put(job.uuid, { status: "in-progress" });
+    expect(reopened.body).toMatchObject({ status: "in-progress", is_completed: false, completed_date: null });
+    await put(job.uuid, { status: "completed" });
+    expect((await put(job.uuid, { status: null })).body).toMatchObject({
+      status: null,
+      is_completed: false,
+      completed_date: null,
+    });
+  });
+
+  // Bodies are built when the test runs: the other tenant's ids are read in beforeAll.
+  it.each<[string, () => object, string]>([
+    ["start_date after the stored due_date", () => ({ start_date: "2026-12-11" }), "start_date"],
+    ["due_date before the stored start_date", () => ({ due_date: "2026-11-30" }), "due_date"],
+    ["both sent, start after due", () => ({ start_date: "2026-12-05", due_date: "2026-12-04" }), "start_date"],
+    ["a blank name", () => ({ name: " " }), "name"],
+    ["a null name", () => ({ name: null }), "name"],
+    ["a status the tenant does not have", () => ({ status: "archived" }), "status"],
+    ["a tag of another tenant", () => ({ tags: [birchTag] }), "tags.0"],
+    ["a client of another tenant", () => ({ client_uuid: birchClient }), "client_uuid"],
+  ])("refuses %s with a 422 on the field, changing nothing", async (_, body, field) => {
+    const job = await freshJob();
+    const res = await put(job.uuid, body());
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual([field]);
+    expect((await get(job.uuid)).body).toEqual(job);
+  });
+
+  it("accepts moving both dates past the stored ones together", async () => {
+    const job = await freshJob();
+    const res = await put(job.uuid, { start_date: "2027-01-05", due_date: "2027-01-06" });
+    expect(res.body).toMatchObject({ start_date: "2027-01-05", due_date: "2027-01-06" });
+  });
+
+  it("is 403 for a Viewer (no jobs.update), before validation, changing nothing", async () => {
+    const job = await freshJob();
+    const res = await put(job.uuid, { name: 42 }, "viewer@acme.test");
+    expect(res.status).toBe(403);
+    expect((await get(job.uuid)).body).toEqual(job);
+  });
+
+  it("lets a Standard user update a job it can see, and is 403 for one it cannot", async () => {
+    const email = "assigned@acme.test";
+    const visible = await listUuids("include_completed=true", email);
+    expect((await put(visible[0], { description: "By the assignee" }, email)).status).toBe(200);
+    const hidden = (await storedJobs(acme)).find((j) => !visible.includes(j.uuid))!;
+    expect((await put(hidden.uuid, { description: "Not mine" }, email)).status).toBe(403);
+  });
+
+  it("is 403 for another tenant's job and 404 for an unknown uuid", async () => {
+    const birchJob = (await storedJobs(birch))[0];
+    expect((await put(birchJob.uuid, { name: "x" })).status).toBe(403);
+    expect((await put(randomUUID(), { name: "x" })).status).toBe(404);
   });
 });

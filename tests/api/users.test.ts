@@ -51,6 +51,7 @@ describe("GET /users", () => {
         is_contractor: false,
         is_owner: false,
         archived_date: null,
+        updated_at: admin.updatedAt.toISOString(),
       },
     ]);
   });

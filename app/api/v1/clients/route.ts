@@ -1,4 +1,4 @@
-import { paginated } from "@/lib/api/pagination";
+import { listEnvelope } from "@/lib/api/pagination";
 import { apiRoute, created, endpoint } from "@/lib/api/route";
 import { createClient } from "@/lib/clients/mutations";
 import { listClients } from "@/lib/clients/queries";
@@ -9,7 +9,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   GET: endpoint({
     query: listClientsQuery,
     handler: async ({ request, caller, query }) =>
-      paginated(request, await listClients(caller, query), serializeClient),
+      listEnvelope(request, await listClients(caller, query), serializeClient),
   }),
   POST: endpoint({
     permission: "clients.create",

@@ -1,4 +1,4 @@
-import { paginated } from "@/lib/api/pagination";
+import { listEnvelope } from "@/lib/api/pagination";
 import { apiRoute, created, endpoint } from "@/lib/api/route";
 import { createContact } from "@/lib/contacts/mutations";
 import { listContacts } from "@/lib/contacts/queries";
@@ -9,7 +9,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   GET: endpoint({
     query: listContactsQuery,
     handler: async ({ request, caller, query }) =>
-      paginated(request, await listContacts(caller, query), serializeContact),
+      listEnvelope(request, await listContacts(caller, query), serializeContact),
   }),
   POST: endpoint({
     permission: "contacts.create",

@@ -1,0 +1,50 @@
+// Keyset pages: the rows after a position in a list's order, as a WHERE condition, so that a page deep in the list
+// costs what the first costs (no OFFSET) and rows inserted or moved behind the position shift nothing ahead of it.
+// Prisma's own `cursor` option re-reads the cursor's row; this filter needs only the position's values.
+import { cursorBinding, decodeCursor, encodeCursor, type Position } from "@/lib/core/cursor";
+import type { CursorPage } from "@/lib/core/pagination";
+import type { ListOrder } from "./search-page";
+
+const field = (column: string) => column.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase());
+
+/**
+ * (c1, c2, …) after (v1, v2, …) in the order's directions: c1 past v1, or c1 = v1 and c2 past v2, and so on.
+ * The order's columns must be non-null and the last one unique.
+ */
+export function keysetAfter(order: ListOrder, position: Position) {
+  return {
+    OR: order.map(([column, direction], i) => ({
+      AND: [
+        ...order.slice(0, i).map(([earlier], j) => ({ [field(earlier)]: position[j] })),
+        { [field(column)]: { [direction === "asc" ? "gt" : "lt"]: position[i] } },
+      ],
+    })),
+  };
+}
+
+/**
+ * One cursor page of a list: `find` reads the rows after the cursor's position (`after`, to be ANDed with the list's
+ * filters, visibility included, in the list's order), one more than a page to learn whether another page follows.
+ */
+export async function readCursorPage<Row extends Record<string, unknown>>(
+  list: string,
+  query: Record<string, unknown> & { cursor?: string },
+  order: ListOrder,
+  perPage: number,
+  find: (after: object, take: number) => Promise<Row[]>,
+): Promise<CursorPage<Row>> {
+  const binding = cursorBinding(list, { ...query, limit: perPage, per_page: undefined });
+  const after = query.cursor ? keysetAfter(order, decodeCursor(query.cursor, binding, order.length)) : {};
+  const found = await find(after, perPage + 1);
+  const rows = found.slice(0, perPage);
+  const nextCursor = found.length > perPage ? encodeCursor(positionOf(order, rows[rows.length - 1]), binding) : null;
+  return { perPage, rows, nextCursor };
+}
+
+/** The position of a row in the order (dates as ISO strings, which Prisma reads back as dates). */
+export function positionOf(order: ListOrder, row: Record<string, unknown>): Position {
+  return order.map(([column]) => {
+    const value = row[field(column)];
+    return value instanceof Date ? value.toISOString() : (value as string | number | null);
+  });
+}
