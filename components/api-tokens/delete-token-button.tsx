@@ -4,11 +4,18 @@ import { useRef } from "react";
 import { deleteToken } from "@/app/settings/api-tokens/actions";
 import { dangerButton, secondaryButton } from "../styles";
 import { SubmitButton } from "../submit-button";
+import { useDeletions } from "./deletions";
 
 /** Delete, after a confirmation in a modal dialog (the browser's own: it traps focus and closes on Escape). */
 export function DeleteTokenButton({ id, name }: { id: number; name: string }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = `delete-token-${id}-title`;
+  const { onDeleted } = useDeletions();
+  async function remove(form: FormData) {
+    await deleteToken(form);
+    dialog.current?.close();
+    onDeleted(id);
+  }
   return (
     <>
       <button
@@ -30,7 +37,7 @@ export function DeleteTokenButton({ id, name }: { id: number; name: string }) {
         <p className="mt-2 text-sm text-slate-600">
           Anything that uses it loses access at once. This cannot be undone.
         </p>
-        <form action={deleteToken} className="mt-6 flex flex-wrap justify-end gap-3">
+        <form action={remove} className="mt-6 flex flex-wrap justify-end gap-3">
           <input type="hidden" name="id" value={id} />
           <button type="button" autoFocus onClick={() => dialog.current?.close()} className={secondaryButton}>
             Cancel

@@ -1,7 +1,18 @@
 import type { TokenSummary } from "@/lib/tokens";
 import { DeleteTokenButton } from "./delete-token-button";
 
-/** The person's tokens: name, last four characters, created, last used. Never a value. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const SCOPE_LABELS = { read: "Read only", read_write: "Read & write" } as const;
+
+/** "Expires in 12 days", "Expired" or "Never expires", as of `now`. */
+export function expiryText(expiresAt: Date | null, now = Date.now()): string {
+  if (!expiresAt) return "Never expires";
+  const days = Math.ceil((expiresAt.getTime() - now) / DAY_MS);
+  if (days <= 0) return "Expired";
+  return `Expires in ${days} day${days === 1 ? "" : "s"}`;
+}
+
+/** The person's tokens: name, scope, created, expiry, last used, last four characters. Never a value. */
 export function TokenList({ tokens, timezone }: { tokens: TokenSummary[]; timezone: string }) {
   if (tokens.length === 0) {
     return (
@@ -14,24 +25,46 @@ export function TokenList({ tokens, timezone }: { tokens: TokenSummary[]; timezo
   const when = (date: Date) => <time dateTime={date.toISOString()}>{format.format(date)}</time>;
   return (
     <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white shadow-sm">
-      {tokens.map((token) => (
-        <li key={token.id} className="flex flex-wrap items-start justify-between gap-4 p-4">
-          <div className="min-w-0">
-            <h3 className="font-medium break-words">{token.name}</h3>
-            <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm text-slate-600">
-              <dt>Ends in</dt>
-              <dd>
-                <code className="font-mono text-slate-900">…{token.lastFour}</code>
-              </dd>
-              <dt>Created</dt>
-              <dd>{when(token.createdAt)}</dd>
-              <dt>Last used</dt>
-              <dd>{token.lastUsedAt ? when(token.lastUsedAt) : "never"}</dd>
-            </dl>
-          </div>
-          <DeleteTokenButton id={token.id} name={token.name} />
-        </li>
-      ))}
+      {tokens.map((token) => {
+        const expiry = expiryText(token.expiresAt);
+        return (
+          <li key={token.id} className="flex flex-wrap items-start justify-between gap-4 p-4">
+            <div className="min-w-0">
+              <h3 className="font-medium break-words">
+                {token.name}
+                {expiry === "Expired" && (
+                  <span className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs font-medium text-slate-700">
+                    Expired
+                  </span>
+                )}
+              </h3>
+              <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm text-slate-600">
+                <dt>Access</dt>
+                <dd>{SCOPE_LABELS[token.scope]}</dd>
+                <dt>Ends in</dt>
+                <dd>
+                  <code className="font-mono text-slate-900">…{token.lastFour}</code>
+                </dd>
+                <dt>Created</dt>
+                <dd>{when(token.createdAt)}</dd>
+                <dt>Expires</dt>
+                <dd>
+                  {token.expiresAt ? (
+                    <time dateTime={token.expiresAt.toISOString()} title={format.format(token.expiresAt)}>
+                      {expiry}
+                    </time>
+                  ) : (
+                    expiry
+                  )}
+                </dd>
+                <dt>Last used</dt>
+                <dd>{token.lastUsedAt ? when(token.lastUsedAt) : "never"}</dd>
+              </dl>
+            </div>
+            <DeleteTokenButton id={token.id} name={token.name} />
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -53,10 +53,7 @@ export function hashToken(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
-export const TOKEN_SCOPES = ["read", "read_write"] as const satisfies TokenScope[];
-/** Days a new token may live; null is "no expiry". The page offers these, the CLI accepts any whole number. */
-export const TOKEN_EXPIRY_DAYS = [7, 30, 90, 365] as const;
-export const DEFAULT_TOKEN_EXPIRY_DAYS = 90;
+export { DEFAULT_TOKEN_EXPIRY_DAYS, TOKEN_EXPIRY_DAYS, TOKEN_SCOPES } from "./options";
 /** Live (unexpired) tokens a person may hold at once. */
 export const MAX_LIVE_TOKENS_PER_USER = 50;
 

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { AccountSettingsLayout } from "@/components/account-settings-layout";
+import { DeletionsProvider } from "@/components/api-tokens/deletions";
 import { NewTokenForm } from "@/components/api-tokens/new-token-form";
 import { TokenList } from "@/components/api-tokens/token-list";
 import { requireSignedInUser } from "@/lib/auth/session";
@@ -20,15 +21,17 @@ export default async function ApiTokensPage() {
         <code className="rounded bg-slate-200 px-1 py-0.5 text-xs whitespace-nowrap">
           Authorization: Bearer &lt;token&gt;
         </code>
-        . Tokens do not expire; delete one to revoke it at once.
+        . A token expires when you chose, and a read-only token cannot change anything; delete one to revoke it at once.
       </p>
-      <NewTokenForm />
-      <section aria-labelledby="your-tokens-heading" className="mt-8">
-        <h2 id="your-tokens-heading" className="mb-3 text-lg font-semibold">
-          Your tokens
-        </h2>
-        <TokenList tokens={tokens} timezone={user.timezone} />
-      </section>
+      <DeletionsProvider focusId="your-tokens-heading">
+        <NewTokenForm />
+        <section aria-labelledby="your-tokens-heading" className="mt-8">
+          <h2 id="your-tokens-heading" tabIndex={-1} className="mb-3 text-lg font-semibold focus:outline-none">
+            Your tokens
+          </h2>
+          <TokenList tokens={tokens} timezone={user.timezone} />
+        </section>
+      </DeletionsProvider>
     </AccountSettingsLayout>
   );
 }
