@@ -128,6 +128,11 @@ export async function listApiTokens(client: PrismaClient, owner: { tenantId: num
     select: summaryFields,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
+  return expiredLast(tokens);
+}
+
+/** The same order, with expired tokens moved to the end (a stable sort). */
+function expiredLast<T extends TokenSummary>(tokens: T[]): T[] {
   const now = Date.now();
   const expired = (t: TokenSummary) => (t.expiresAt && t.expiresAt.getTime() <= now ? 1 : 0);
   return tokens.sort((a, b) => expired(a) - expired(b));
@@ -136,6 +141,25 @@ export async function listApiTokens(client: PrismaClient, owner: { tenantId: num
 /** Deletes one of the owner's tokens; someone else's token id matches nothing. Returns whether one was deleted. */
 export async function revokeApiToken(client: PrismaClient, owner: { tenantId: number; userId: number }, id: number) {
   const { count } = await tenantDb(client, owner.tenantId).apiToken.deleteMany({ where: { id, userId: owner.userId } });
+  return count > 0;
+}
+
+export interface FirmTokenSummary extends TokenSummary {
+  user: { firstname: string; lastname: string; email: string };
+}
+
+/** Every token of the tenant, for its Owners and Admins: newest first, expired ones last. */
+export async function listFirmTokens(client: PrismaClient, tenantId: number): Promise<FirmTokenSummary[]> {
+  const tokens = await tenantDb(client, tenantId).apiToken.findMany({
+    select: { ...summaryFields, user: { select: { firstname: true, lastname: true, email: true } } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  return expiredLast(tokens);
+}
+
+/** Deletes any token of the tenant; an id of another tenant's token matches nothing. */
+export async function revokeFirmToken(client: PrismaClient, tenantId: number, id: number) {
+  const { count } = await tenantDb(client, tenantId).apiToken.deleteMany({ where: { id } });
   return count > 0;
 }
 

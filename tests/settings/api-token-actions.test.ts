@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import * as clients from "@/app/api/v1/clients/route";
 import * as me from "@/app/api/v1/me/route";
-import { createToken, deleteToken } from "@/app/settings/api-tokens/actions";
+import { createToken, deleteToken, revokeFirmTokenAction } from "@/app/settings/api-tokens/actions";
 import type { SignedInUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/client";
 import { createApiToken, listApiTokens, MAX_LIVE_TOKENS_PER_USER } from "@/lib/tokens";
@@ -124,5 +124,33 @@ describe("the delete token action", () => {
     await deleteToken(form({ id: String(summary.id) }));
     expect((await call(me, "GET", "me", { token })).status).toBe(401);
     expect(await listApiTokens(await prisma(), user)).toEqual([]);
+  });
+});
+
+describe("the revoke firm token action", () => {
+  async function tokenOf(email: string) {
+    const user = await userByEmail(email);
+    return createApiToken(await prisma(), { tenantId: user.tenantId, userId: user.id }, `${email}'s`);
+  }
+
+  it("lets an Admin revoke a colleague's token, which stops working at once", async () => {
+    const colleague = await tokenOf("standard@acme.test");
+    await signInAs("admin@acme.test");
+    await revokeFirmTokenAction(form({ id: String(colleague.summary.id) }));
+    expect((await call(me, "GET", "me", { token: colleague.token })).status).toBe(401);
+  });
+
+  it("matches nothing in another tenant, even for its Owner", async () => {
+    const outsider = await tokenOf("standard@birch.test");
+    await signInAs("owner@acme.test");
+    await revokeFirmTokenAction(form({ id: String(outsider.summary.id) }));
+    expect((await call(me, "GET", "me", { token: outsider.token })).status).toBe(200);
+  });
+
+  it("refuses a Standard user, whose colleague's token keeps working", async () => {
+    const colleague = await tokenOf("admin@acme.test");
+    await signInAs("standard@acme.test");
+    await expect(revokeFirmTokenAction(form({ id: String(colleague.summary.id) }))).rejects.toThrow(/does not allow/);
+    expect((await call(me, "GET", "me", { token: colleague.token })).status).toBe(200);
   });
 });

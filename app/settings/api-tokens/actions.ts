@@ -7,12 +7,14 @@
 // a page on another site can neither call these actions nor make a browser send the cookie to them.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { loadPermissions } from "@/lib/auth/permissions";
 import { requireSignedInUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/client";
 import { API_TOKENS_PATH } from "@/lib/paths";
 import {
   createApiToken,
   revokeApiToken,
+  revokeFirmToken,
   TOKEN_EXPIRY_DAYS,
   TOKEN_SCOPES,
   TokenLimitError,
@@ -57,6 +59,20 @@ const tokenIdSchema = z.coerce
   .int()
   .positive()
   .max(2 ** 31 - 1);
+
+/**
+ * Revokes any token of the signed-in person's tenant: only with `tokens.manage_all`, read afresh from their role.
+ * Takes the token id only; the tenant comes from the session.
+ */
+export async function revokeFirmTokenAction(form: FormData): Promise<void> {
+  const user = await requireSignedInUser(API_TOKENS_PATH);
+  const client = await prisma();
+  if (!(await loadPermissions(client, user)).has("tokens.manage_all"))
+    throw new Error("Your role does not allow revoking other people's tokens.");
+  const id = tokenIdSchema.safeParse(form.get("id"));
+  if (id.success) await revokeFirmToken(client, user.tenantId, id.data);
+  revalidatePath(API_TOKENS_PATH);
+}
 
 export async function deleteToken(form: FormData): Promise<void> {
   const user = await requireSignedInUser(API_TOKENS_PATH);
