@@ -132,3 +132,37 @@ test("each person sees only their own tokens", async ({ page }) => {
   await expect(page.getByText("You have no API tokens yet.")).toBeVisible();
   await expect(page.getByText("Casey's script")).toHaveCount(0);
 });
+
+test("an Admin sees every token of the firm and revokes a colleague's; a Standard user sees no firm list", async ({
+  page,
+  request,
+}) => {
+  await page.goto("/settings/api-tokens");
+  await signIn(page, "standard@acme.test");
+  await page.getByLabel("Name").fill("Standard's sync");
+  await page.getByRole("button", { name: "Create token" }).click();
+  const value = await page.getByLabel("Token value").inputValue();
+  await expect(page.getByRole("heading", { name: "Firm tokens" })).toHaveCount(0);
+  await signOut(page);
+
+  await page.goto("/settings/api-tokens");
+  await signIn(page, "admin@acme.test");
+  const firm = page.getByRole("table", { name: "Every API token in the firm" });
+  const row = firm.getByRole("row").filter({ hasText: "Standard's sync" });
+  await expect(row).toContainText("standard@acme.test");
+  await expect(row).toContainText("Read & write");
+  await expect(row).toContainText("Expires in 90 days");
+  await page.screenshot({ path: path.join(SCREENSHOTS, "api-tokens-firm.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, "api-tokens-firm-phone.png"), fullPage: true });
+
+  const headers = { Authorization: `Bearer ${value}`, Accept: "application/json" };
+  expect((await request.get("/api/v1/me", { headers })).status()).toBe(200);
+  await row.getByRole("button", { name: /^Revoke / }).click();
+  const confirmation = page.getByRole("dialog", { name: /^Revoke .*'s token “Standard's sync”\?$/ });
+  await confirmation.getByRole("button", { name: "Revoke token" }).click();
+  await expect(page.getByTestId("token-announcement")).toHaveText("Token revoked");
+  await expect(page.getByRole("heading", { name: "Firm tokens" })).toBeFocused();
+  await expect(row).toHaveCount(0);
+  expect((await request.get("/api/v1/me", { headers })).status()).toBe(401);
+});
