@@ -25,6 +25,7 @@ test("create a token, see its value once, call the API with it, then delete it a
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
 
   const row = page
+    .getByRole("list", { name: "Your tokens" })
     .getByRole("listitem")
     .filter({ has: page.getByRole("heading", { name: "Nightly export", exact: true }) });
   await expect(row).toContainText(`…${value.slice(-4)}`);
@@ -147,14 +148,15 @@ test("an Admin sees every token of the firm and revokes a colleague's; a Standar
 
   await page.goto("/settings/api-tokens");
   await signIn(page, "admin@acme.test");
-  const firm = page.getByRole("table", { name: "Every API token in the firm" });
-  const row = firm.getByRole("row").filter({ hasText: "Standard's sync" });
+  const firm = page.getByRole("list", { name: "Firm tokens" });
+  const row = firm.getByRole("listitem").filter({ hasText: "Standard's sync" });
   await expect(row).toContainText("standard@acme.test");
   await expect(row).toContainText("Read & write");
   await expect(row).toContainText("Expires in 90 days");
   await page.screenshot({ path: path.join(SCREENSHOTS, "api-tokens-firm.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: path.join(SCREENSHOTS, "api-tokens-firm-phone.png"), fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
   const headers = { Authorization: `Bearer ${value}`, Accept: "application/json" };
   expect((await request.get("/api/v1/me", { headers })).status()).toBe(200);

@@ -1,4 +1,5 @@
-import type { TokenSummary } from "@/lib/tokens";
+import { revokeFirmTokenAction } from "@/app/settings/api-tokens/actions";
+import type { FirmTokenSummary, TokenSummary } from "@/lib/tokens";
 import { DeleteTokenButton } from "./delete-token-button";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -12,21 +13,38 @@ export function expiryText(expiresAt: Date | null, now = Date.now()): string {
   return `Expires in ${days} day${days === 1 ? "" : "s"}`;
 }
 
-/** The person's tokens: name, scope, created, expiry, last used, last four characters. Never a value. */
-export function TokenList({ tokens, timezone }: { tokens: TokenSummary[]; timezone: string }) {
+/**
+ * Tokens: name, scope, created, expiry, last used, last four characters; never a value. The person's own, each with
+ * Delete; or, with `firm`, everyone's in the firm with the person too, each with Revoke.
+ */
+export function TokenList({
+  tokens,
+  timezone,
+  firm = false,
+}: {
+  tokens: (TokenSummary | FirmTokenSummary)[];
+  timezone: string;
+  firm?: boolean;
+}) {
   if (tokens.length === 0) {
     return (
       <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">
-        You have no API tokens yet. Create one above to call the API from a script or another tool.
+        {firm
+          ? "Nobody in the firm has an API token."
+          : "You have no API tokens yet. Create one above to call the API from a script or another tool."}
       </p>
     );
   }
   const format = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: timezone });
   const when = (date: Date) => <time dateTime={date.toISOString()}>{format.format(date)}</time>;
   return (
-    <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white shadow-sm">
+    <ul
+      aria-label={firm ? "Firm tokens" : "Your tokens"}
+      className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white shadow-sm"
+    >
       {tokens.map((token) => {
         const expiry = expiryText(token.expiresAt);
+        const person = "user" in token ? `${token.user.firstname} ${token.user.lastname}` : null;
         return (
           <li key={token.id} className="flex flex-wrap items-start justify-between gap-4 p-4">
             <div className="min-w-0">
@@ -39,6 +57,14 @@ export function TokenList({ tokens, timezone }: { tokens: TokenSummary[]; timezo
                 )}
               </h3>
               <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm text-slate-600">
+                {"user" in token && (
+                  <>
+                    <dt>Person</dt>
+                    <dd className="break-words">
+                      {person} <span className="text-slate-500">({token.user.email})</span>
+                    </dd>
+                  </>
+                )}
                 <dt>Access</dt>
                 <dd>{SCOPE_LABELS[token.scope]}</dd>
                 <dt>Ends in</dt>
@@ -61,7 +87,18 @@ export function TokenList({ tokens, timezone }: { tokens: TokenSummary[]; timezo
                 <dd>{token.lastUsedAt ? when(token.lastUsedAt) : "never"}</dd>
               </dl>
             </div>
-            <DeleteTokenButton id={token.id} name={token.name} />
+            {person ? (
+              <DeleteTokenButton
+                id={token.id}
+                name={`${person}'s token ${token.name}`}
+                action={revokeFirmTokenAction}
+                verb="Revoke"
+                title={`Revoke ${person}'s token “${token.name}”?`}
+                focusAfter="firm-tokens-heading"
+              />
+            ) : (
+              <DeleteTokenButton id={token.id} name={token.name} />
+            )}
           </li>
         );
       })}

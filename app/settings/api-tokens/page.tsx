@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { AccountSettingsLayout } from "@/components/account-settings-layout";
 import { DeletionsProvider } from "@/components/api-tokens/deletions";
-import { FirmTokenList } from "@/components/api-tokens/firm-token-list";
 import { NewTokenForm } from "@/components/api-tokens/new-token-form";
 import { TokenList } from "@/components/api-tokens/token-list";
 import { loadPermissions } from "@/lib/auth/permissions";
@@ -46,7 +45,7 @@ export default async function ApiTokensPage() {
               Every token of everyone in the firm. Revoke one that should no longer work, for example of someone who
               left.
             </p>
-            <FirmTokenList tokens={firmTokens} timezone={user.timezone} />
+            <TokenList tokens={firmTokens} timezone={user.timezone} firm />
           </section>
         )}
       </DeletionsProvider>
