@@ -18,13 +18,14 @@ test("create a token, see its value once, call the API with it, then delete it a
   await expect(page.getByRole("heading", { name: "Copy your new token “Nightly export” now" })).toBeFocused();
   await expect(page.getByText("It will not be shown again.")).toBeVisible();
   const value = await page.getByLabel("Token value").inputValue();
-  expect(value).toMatch(/^cjt_[A-Za-z0-9_-]{43}$/);
+  expect(value).toMatch(/^cjt_[0-9A-Za-z]{49}$/);
 
   await page.getByRole("button", { name: "Copy" }).click();
   await expect(page.getByText("Copied to the clipboard.")).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
 
   const row = page
+    .getByRole("list", { name: "Your tokens" })
     .getByRole("listitem")
     .filter({ has: page.getByRole("heading", { name: "Nightly export", exact: true }) });
   await expect(row).toContainText(`…${value.slice(-4)}`);
@@ -60,6 +61,54 @@ test("create a token, see its value once, call the API with it, then delete it a
   expect((await request.get("/api/v1/me", { headers })).status()).toBe(401);
 });
 
+test("a read-only token that expires in 7 days: listed as such, refused on a write; deleting it is announced", async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/settings/api-tokens");
+  await signIn(page, "viewer@acme.test");
+  await expect(page.getByLabel("Expires")).toHaveValue("90");
+  await page.getByLabel("Expires").selectOption("never");
+  await expect(page.getByText("A token without expiry works until someone deletes it")).toBeVisible();
+  await page.getByLabel("Expires").selectOption("7");
+  await expect(page.getByText("A token without expiry works until someone deletes it")).toHaveCount(0);
+  await page.getByLabel("Name").fill("Dashboard reader");
+  await page.getByRole("radio", { name: /Read only/ }).check();
+  await page.getByRole("button", { name: "Create token" }).click();
+
+  // At 390 px the value wraps inside its box: nothing hidden, nothing scrolled away, all of it selectable.
+  const field = page.getByLabel("Token value");
+  const value = await field.inputValue();
+  const fits = await field.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight);
+  expect(fits).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await field.focus();
+  expect(await field.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd))).toBe(
+    value,
+  );
+  await page.screenshot({ path: path.join(SCREENSHOTS, "api-tokens-read-only-phone.png"), fullPage: true });
+
+  const row = page
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { name: "Dashboard reader", exact: true }) });
+  await expect(row).toContainText("Read only");
+  await expect(row).toContainText("Expires in 7 days");
+
+  const headers = { Authorization: `Bearer ${value}`, Accept: "application/json" };
+  expect((await request.get("/api/v1/me", { headers })).status()).toBe(200);
+  const write = await request.post("/api/v1/clients", { headers, data: { name: "Should not exist" } });
+  expect(write.status()).toBe(403);
+  expect(await write.json()).toEqual({ message: "This token is read-only." });
+
+  await row.getByRole("button", { name: "Delete Dashboard reader" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete token" }).click();
+  await expect(page.getByTestId("token-announcement")).toHaveText("Token deleted");
+  await expect(page.getByRole("heading", { name: "Your tokens" })).toBeFocused();
+  await expect(page.getByRole("heading", { name: /Copy your new token/ })).toHaveCount(0);
+  await expect(page.getByLabel("Token value")).toHaveCount(0);
+});
+
 test("a token needs a name", async ({ page }) => {
   await page.goto("/settings/api-tokens");
   await signIn(page, "standard@birch.test");
@@ -83,4 +132,39 @@ test("each person sees only their own tokens", async ({ page }) => {
   await expect(page.getByText("Signed in as standard@acme.test")).toBeVisible();
   await expect(page.getByText("You have no API tokens yet.")).toBeVisible();
   await expect(page.getByText("Casey's script")).toHaveCount(0);
+});
+
+test("an Admin sees every token of the firm and revokes a colleague's; a Standard user sees no firm list", async ({
+  page,
+  request,
+}) => {
+  await page.goto("/settings/api-tokens");
+  await signIn(page, "standard@acme.test");
+  await page.getByLabel("Name").fill("Standard's sync");
+  await page.getByRole("button", { name: "Create token" }).click();
+  const value = await page.getByLabel("Token value").inputValue();
+  await expect(page.getByRole("heading", { name: "Firm tokens" })).toHaveCount(0);
+  await signOut(page);
+
+  await page.goto("/settings/api-tokens");
+  await signIn(page, "admin@acme.test");
+  const firm = page.getByRole("list", { name: "Firm tokens" });
+  const row = firm.getByRole("listitem").filter({ hasText: "Standard's sync" });
+  await expect(row).toContainText("standard@acme.test");
+  await expect(row).toContainText("Read & write");
+  await expect(row).toContainText("Expires in 90 days");
+  await page.screenshot({ path: path.join(SCREENSHOTS, "api-tokens-firm.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, "api-tokens-firm-phone.png"), fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  const headers = { Authorization: `Bearer ${value}`, Accept: "application/json" };
+  expect((await request.get("/api/v1/me", { headers })).status()).toBe(200);
+  await row.getByRole("button", { name: /^Revoke / }).click();
+  const confirmation = page.getByRole("dialog", { name: /^Revoke .*'s token “Standard's sync”\?$/ });
+  await confirmation.getByRole("button", { name: "Revoke token" }).click();
+  await expect(page.getByTestId("token-announcement")).toHaveText("Token revoked");
+  await expect(page.getByRole("heading", { name: "Firm tokens" })).toBeFocused();
+  await expect(row).toHaveCount(0);
+  expect((await request.get("/api/v1/me", { headers })).status()).toBe(401);
 });

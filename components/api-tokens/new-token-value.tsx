@@ -6,7 +6,7 @@ import { secondaryButton } from "../styles";
 /** A token's value, right after its creation: the one time it can be seen. */
 export function NewTokenValue({ name, token }: { name: string; token: string }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  const field = useRef<HTMLInputElement>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
   const [copyStatus, setCopyStatus] = useState("");
 
   // Move focus here, so keyboard and screen reader users land on the value they must copy now.
@@ -35,15 +35,18 @@ export function NewTokenValue({ name, token }: { name: string; token: string }) 
         <label htmlFor="new-token-value" className="sr-only">
           Token value
         </label>
-        <input
+        {/* A textarea, so that on a narrow screen the value wraps and stays whole and selectable. */}
+        <textarea
           ref={field}
           id="new-token-value"
           readOnly
+          rows={2}
           value={token}
+          spellCheck={false}
           onFocus={(event) => event.currentTarget.select()}
-          className="block w-full min-w-0 flex-1 rounded-md border border-amber-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 focus:outline-none focus:ring-2 focus:ring-slate-900"
+          className="block w-full min-w-0 flex-1 resize-none rounded-md border border-amber-300 bg-white px-3 py-2 font-mono text-sm break-all text-slate-900 focus:outline-none focus:ring-2 focus:ring-slate-900"
         />
-        <button type="button" onClick={copy} className={secondaryButton}>
+        <button type="button" onClick={copy} className={`${secondaryButton} self-start`}>
           Copy
         </button>
       </div>

@@ -2,10 +2,11 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Caller } from "@/lib/auth/caller";
 import { permissionsOf } from "@/lib/auth/permissions";
-import { unauthenticated } from "@/lib/core/errors";
+import { ApiError, unauthenticated } from "@/lib/core/errors";
 import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { hashToken, TOKEN_PATTERN } from "@/lib/tokens";
+import type { TokenScope } from "@/lib/generated/prisma/enums";
+import { hashToken, isWellFormedToken } from "@/lib/tokens";
 
 /** One row of the authentication query: the token, its user's own fields (as the caller carries them), role and tenant. */
 type TokenOwnerRow = Omit<Caller["user"], "id"> & {
@@ -13,6 +14,8 @@ type TokenOwnerRow = Omit<Caller["user"], "id"> & {
   tenantId: number;
   tokenHash: string;
   lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  scope: TokenScope;
   userId: number;
   archivedDate: Date | null;
   roleName: string;
@@ -29,12 +32,13 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Resolves the caller from the bearer token; anything but a known token of an active user is a 401. */
 export async function authenticate(client: PrismaClient, token: string | null): Promise<Caller> {
-  if (!token || !TOKEN_PATTERN.test(token)) throw unauthenticated();
+  if (!token || !isWellFormedToken(token)) throw unauthenticated();
   const hash = hashToken(token);
   // The one query that runs before the tenant is known: the hash identifies the token and so the tenant. One SQL
   // statement with its joins, since it runs on every request (Prisma's include would take four round trips).
   const [row] = await client.$queryRaw<TokenOwnerRow[]>`
     SELECT t.id, t.tenant_id AS "tenantId", t.token_hash AS "tokenHash", t.last_used_at AS "lastUsedAt",
+           t.expires_at AS "expiresAt", t.scope::text AS scope,
            u.id AS "userId", u.firstname, u.lastname, u.email::text AS email, u.timezone,
            u.client_access::text AS "clientAccess", u.is_owner AS "isOwner", u.archived_date AS "archivedDate",
            r.name AS "roleName", r.permissions, tn.name AS "tenantName", tn.timezone AS "tenantTimezone"
@@ -46,6 +50,11 @@ export async function authenticate(client: PrismaClient, token: string | null): 
   // The lookup already matched on the hash; comparing again in constant time keeps that property explicit.
   if (!row || !timingSafeEqual(Buffer.from(row.tokenHash), Buffer.from(hash))) throw unauthenticated();
   if (row.archivedDate) throw unauthenticated();
+  if (row.expiresAt && row.expiresAt.getTime() <= Date.now())
+    throw new ApiError(
+      401,
+      `Unauthenticated: this token expired on ${row.expiresAt.toISOString()}. Create a new one on the API tokens page.`,
+    );
 
   const now = Date.now();
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
@@ -69,6 +78,7 @@ export async function authenticate(client: PrismaClient, token: string | null): 
     roleName: row.roleName,
     permissions: permissionsOf(row, { permissions: row.permissions ?? [] }),
     tokenId: row.id,
+    tokenScope: row.scope,
     db: tenantDb(client, row.tenantId),
   };
 }

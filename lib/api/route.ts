@@ -1,11 +1,11 @@
 // The API wrapper every route file uses. A route file declares, per method, what its endpoint needs (permission,
 // the record its path names, query and body schemas) and a handler; the wrapper runs token authentication within
-// the rate limits, then the checks in the order decisions.md fixes (401 token → 403 permission → 404/403 record →
+// the rate limits, then the checks in the order decisions.md fixes (401 token → 403 read-only token → 403 permission → 404/403 record →
 // 422 query or body shape → the handler's own 422s), and maps every error to its JSON answer.
 import type { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import { type Permission, requirePermission } from "@/lib/auth/permissions";
-import { ApiError, errorResponse, notFound } from "@/lib/core/errors";
+import { ApiError, errorResponse, forbidden, notFound } from "@/lib/core/errors";
 import { parseInput } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
 import { databaseFault } from "@/lib/db/faults";
@@ -19,6 +19,8 @@ import { faultAnswer, logThrottled, serviceUnavailable } from "./unavailable";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
+/** What a `read` token may call. */
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export type PathParams = Record<string, string | string[]>;
 
@@ -144,6 +146,8 @@ async function attempt(
       authenticate(await prisma(), bearerToken(request)),
     );
     rateLimitHeaders = admission.headers;
+    if (admission.caller.tokenScope === "read" && !READ_METHODS.has(request.method))
+      throw forbidden("This token is read-only.");
     assertAcceptsJson(request);
     return { response: await answer(request, context, admission.caller), rateLimitHeaders };
   } catch (error) {

@@ -2,7 +2,7 @@
 // lib/api/authenticate.ts builds it from a bearer token; every read and write of a resource takes it.
 import type { Permission } from "@/lib/auth/permissions";
 import type { TenantDb } from "@/lib/db/tenant";
-import type { ClientAccess } from "@/lib/generated/prisma/enums";
+import type { ClientAccess, TokenScope } from "@/lib/generated/prisma/enums";
 
 export interface Caller {
   tenant: { id: number; name: string; timezone: string };
@@ -18,5 +18,7 @@ export interface Caller {
   roleName: string;
   permissions: ReadonlySet<Permission>;
   tokenId: number;
+  /** `read` tokens may only read (lib/api/route.ts refuses their writes). */
+  tokenScope: TokenScope;
   db: TenantDb;
 }

@@ -1,6 +1,9 @@
 // Roles are per tenant, each a set of permission names. Owner and Admin hold every permission; Standard all
-// but seeing other people's time logs. Tenants may define more roles with any subset.
+// but seeing other people's time logs and managing the firm's tokens and webhooks. Tenants may define more roles with
+// any subset.
 import { forbidden } from "@/lib/core/errors";
+import { tenantDb } from "@/lib/db/tenant";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 
 export const PERMISSIONS = [
   "clients.create",
@@ -10,14 +13,18 @@ export const PERMISSIONS = [
   "jobs.create",
   "jobs.update",
   "time_logs.view_all",
+  "tokens.manage_all",
+  "webhooks.manage",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
 
+const OWNER_AND_ADMIN_ONLY: readonly Permission[] = ["time_logs.view_all", "tokens.manage_all", "webhooks.manage"];
+
 export const BUILT_IN_ROLES: Record<"Owner" | "Admin" | "Standard", readonly Permission[]> = {
   Owner: PERMISSIONS,
   Admin: PERMISSIONS,
-  Standard: PERMISSIONS.filter((p) => p !== "time_logs.view_all"),
+  Standard: PERMISSIONS.filter((p) => !OWNER_AND_ADMIN_ONLY.includes(p)),
 };
 
 export function permissionsOf(user: { isOwner: boolean }, role: { permissions: string[] }): ReadonlySet<Permission> {
@@ -27,4 +34,16 @@ export function permissionsOf(user: { isOwner: boolean }, role: { permissions: s
 
 export function requirePermission(caller: { permissions: ReadonlySet<Permission> }, permission: Permission) {
   if (!caller.permissions.has(permission)) throw forbidden("Your role does not allow this action.");
+}
+
+/** What a user's role allows now, read afresh, for the web pages (the API has it on its caller). */
+export async function loadPermissions(
+  client: PrismaClient,
+  user: { tenantId: number; userId: number },
+): Promise<ReadonlySet<Permission>> {
+  const row = await tenantDb(client, user.tenantId).user.findFirst({
+    where: { id: user.userId, archivedDate: null },
+    select: { isOwner: true, role: { select: { permissions: true } } },
+  });
+  return row ? permissionsOf(row, row.role) : new Set();
 }

@@ -7,7 +7,7 @@
 import type { Caller } from "@/lib/auth/caller";
 import { clientAddress } from "@/lib/client-address";
 import { ApiError } from "@/lib/core/errors";
-import { bearerToken, TOKEN_PATTERN } from "@/lib/tokens";
+import { bearerToken, isWellFormedToken } from "@/lib/tokens";
 import { createRateLimiter, type RateLimiter, type RateLimitResult } from "./index";
 
 const MINUTE_MS = 60_000;
@@ -60,7 +60,7 @@ export async function admitApiRequest(
 ): Promise<Admission> {
   // Without a trusted proxy the address is unknown: all requests without a valid token then share one bucket.
   const address = clientAddress(request.headers) ?? "unknown";
-  if (!TOKEN_PATTERN.test(bearerToken(request) ?? "")) {
+  if (!isWellFormedToken(bearerToken(request) ?? "")) {
     const refusal = refusalOf(address);
     if (refusal) throw tooManyRequests(refusal);
   }

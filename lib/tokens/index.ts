@@ -1,13 +1,35 @@
-// Personal access tokens: `cjt_` plus 32 random bytes (base64url). Only the SHA-256 hash and the last four
-// characters are stored; the value exists once, in the answer to its creation. Used by the CLI and the web page.
+// Personal access tokens: `cjt_` plus 32 random bytes in base62 plus a 6-character base62 CRC32 of what precedes
+// it (GitHub's scheme: a mistyped token is refused without a database lookup, and secret scanners can check it).
+// Only the SHA-256 hash and the last four characters are stored; the value exists once, in the answer to its
+// creation. Used by the CLI and the web page.
 import { createHash, randomBytes } from "node:crypto";
+import { crc32 } from "node:zlib";
 import { z } from "zod";
 import { isStorableText } from "@/lib/core/validation";
 import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { TokenScope } from "@/lib/generated/prisma/enums";
 
 export const TOKEN_PREFIX = "cjt_";
-export const TOKEN_PATTERN = /^cjt_[A-Za-z0-9_-]{43}$/;
+/** 62^43 > 2^256, so 43 base62 digits hold 32 bytes; 62^6 > 2^32 holds the checksum. */
+const TOKEN_PATTERN = /^cjt_[0-9A-Za-z]{49}$/;
+/** Tokens issued before the checksum (base64url, no checksum) keep working. */
+const LEGACY_TOKEN_PATTERN = /^cjt_[A-Za-z0-9_-]{43}$/;
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+function base62(value: bigint, width: number): string {
+  let digits = "";
+  for (let rest = value; rest > 0n; rest /= 62n) digits = BASE62[Number(rest % 62n)] + digits;
+  return digits.padStart(width, "0");
+}
+
+const checksum = (body: string) => base62(BigInt(crc32(body)), 6);
+
+/** Whether a value can be a token: the old format, or the new one with a correct checksum. No database involved. */
+export function isWellFormedToken(value: string): boolean {
+  if (LEGACY_TOKEN_PATTERN.test(value)) return true;
+  return TOKEN_PATTERN.test(value) && checksum(value.slice(0, -6)) === value.slice(-6);
+}
 
 export const tokenNameSchema = z
   .string()
@@ -17,7 +39,8 @@ export const tokenNameSchema = z
   .refine(isStorableText, "The name may not contain NUL or unpaired surrogate characters.");
 
 export function generateTokenValue(): string {
-  return TOKEN_PREFIX + randomBytes(32).toString("base64url");
+  const body = TOKEN_PREFIX + base62(BigInt(`0x${randomBytes(32).toString("hex")}`), 43);
+  return body + checksum(body);
 }
 
 /** The token of an `Authorization: Bearer <token>` header, or null. */
@@ -30,42 +53,89 @@ export function hashToken(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
+export { DEFAULT_TOKEN_EXPIRY_DAYS, TOKEN_EXPIRY_DAYS, TOKEN_SCOPES } from "./options";
+/** Live (unexpired) tokens a person may hold at once. */
+export const MAX_LIVE_TOKENS_PER_USER = 50;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 export interface TokenSummary {
   id: number;
   name: string;
   lastFour: string;
+  scope: TokenScope;
   createdAt: Date;
   lastUsedAt: Date | null;
+  expiresAt: Date | null;
 }
 
-const summaryFields = { id: true, name: true, lastFour: true, createdAt: true, lastUsedAt: true } as const;
+const summaryFields = {
+  id: true,
+  name: true,
+  lastFour: true,
+  scope: true,
+  createdAt: true,
+  lastUsedAt: true,
+  expiresAt: true,
+} as const;
+
+/** A refusal to mint a token, with a message for the person (page) or operator (CLI). */
+export class TokenLimitError extends Error {}
+
+export interface NewTokenOptions {
+  scope?: TokenScope;
+  /** Days until it expires; null for never. */
+  expiresInDays?: number | null;
+  /** The value to store; only tests and seeds pass one. */
+  value?: string;
+}
+
+const liveTokens = (now: Date) => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
 
 /** Mints a token for a user and returns its value: the only time the value is ever available. */
 export async function createApiToken(
   client: PrismaClient,
   owner: { tenantId: number; userId: number },
   name: string,
-  value: string = generateTokenValue(),
+  { scope = "read_write", expiresInDays = null, value = generateTokenValue() }: NewTokenOptions = {},
 ): Promise<{ token: string; summary: TokenSummary }> {
-  const summary = await tenantDb(client, owner.tenantId).apiToken.create({
+  const db = tenantDb(client, owner.tenantId);
+  const now = new Date();
+  const live = await db.apiToken.count({ where: { userId: owner.userId, ...liveTokens(now) } });
+  if (live >= MAX_LIVE_TOKENS_PER_USER)
+    throw new TokenLimitError(
+      `${MAX_LIVE_TOKENS_PER_USER} live tokens is the most one person may have: delete one that is no longer used, or wait for one to expire.`,
+    );
+  const summary = await db.apiToken.create({
     data: {
       tenantId: owner.tenantId,
       userId: owner.userId,
       name: tokenNameSchema.parse(name),
       tokenHash: hashToken(value),
       lastFour: value.slice(-4),
+      scope,
+      expiresAt: expiresInDays === null ? null : new Date(now.getTime() + expiresInDays * DAY_MS),
     },
     select: summaryFields,
   });
   return { token: value, summary };
 }
 
-export function listApiTokens(client: PrismaClient, owner: { tenantId: number; userId: number }) {
-  return tenantDb(client, owner.tenantId).apiToken.findMany({
+/** The owner's tokens, newest first, expired ones last. */
+export async function listApiTokens(client: PrismaClient, owner: { tenantId: number; userId: number }) {
+  const tokens = await tenantDb(client, owner.tenantId).apiToken.findMany({
     where: { userId: owner.userId },
     select: summaryFields,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
+  return expiredLast(tokens);
+}
+
+/** The same order, with expired tokens moved to the end (a stable sort). */
+function expiredLast<T extends TokenSummary>(tokens: T[]): T[] {
+  const now = Date.now();
+  const expired = (t: TokenSummary) => (t.expiresAt && t.expiresAt.getTime() <= now ? 1 : 0);
+  return tokens.sort((a, b) => expired(a) - expired(b));
 }
 
 /** Deletes one of the owner's tokens; someone else's token id matches nothing. Returns whether one was deleted. */
@@ -74,8 +144,33 @@ export async function revokeApiToken(client: PrismaClient, owner: { tenantId: nu
   return count > 0;
 }
 
+export interface FirmTokenSummary extends TokenSummary {
+  user: { firstname: string; lastname: string; email: string };
+}
+
+/** Every token of the tenant, for its Owners and Admins: newest first, expired ones last. */
+export async function listFirmTokens(client: PrismaClient, tenantId: number): Promise<FirmTokenSummary[]> {
+  const tokens = await tenantDb(client, tenantId).apiToken.findMany({
+    select: { ...summaryFields, user: { select: { firstname: true, lastname: true, email: true } } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  return expiredLast(tokens);
+}
+
+/** Deletes any token of the tenant; an id of another tenant's token matches nothing. */
+export async function revokeFirmToken(client: PrismaClient, tenantId: number, id: number) {
+  const { count } = await tenantDb(client, tenantId).apiToken.deleteMany({ where: { id } });
+  return count > 0;
+}
+
 /** Finds the one active user with this email (in `tenantId` when given) and mints a token for them. */
-export async function createApiTokenForEmail(client: PrismaClient, email: string, name: string, tenantId?: number) {
+export async function createApiTokenForEmail(
+  client: PrismaClient,
+  email: string,
+  name: string,
+  tenantId?: number,
+  options: NewTokenOptions = {},
+) {
   const users = await client.user.findMany({
     where: { email, archivedDate: null, ...(tenantId ? { tenantId } : {}) },
     include: { tenant: true },
@@ -86,6 +181,6 @@ export async function createApiTokenForEmail(client: PrismaClient, email: string
     throw new Error(`${email} is a user in several tenants (${tenants}); choose one with --tenant <id>.`);
   }
   const [user] = users;
-  const { token } = await createApiToken(client, { tenantId: user.tenantId, userId: user.id }, name);
-  return { token, user };
+  const { token, summary } = await createApiToken(client, { tenantId: user.tenantId, userId: user.id }, name, options);
+  return { token, summary, user };
 }

@@ -1,9 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import * as clients from "@/app/api/v1/clients/route";
 import * as me from "@/app/api/v1/me/route";
-import { createToken, deleteToken } from "@/app/settings/api-tokens/actions";
+import { createToken, deleteToken, revokeFirmTokenAction } from "@/app/settings/api-tokens/actions";
 import type { SignedInUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/client";
-import { createApiToken, listApiTokens } from "@/lib/tokens";
+import { createApiToken, listApiTokens, MAX_LIVE_TOKENS_PER_USER } from "@/lib/tokens";
 import { call, userByEmail } from "../support/api";
 
 // The actions read the signed-in person from the session; here the test decides who that is.
@@ -34,6 +35,10 @@ function form(fields: Record<string, string>) {
   return data;
 }
 
+/** The creation form as the page sends it, with its defaults. */
+const newToken = (fields: Record<string, string>) =>
+  form({ name: "Script", expires: "90", scope: "read_write", ...fields });
+
 beforeEach(() => {
   session.user = null;
 });
@@ -41,7 +46,7 @@ beforeEach(() => {
 describe("the create token action", () => {
   it("creates a token of the signed-in person and answers its value once", async () => {
     const user = await signInAs("standard@acme.test");
-    const state = await createToken({ status: "idle" }, form({ name: "  Reports  " }));
+    const state = await createToken({ status: "idle" }, newToken({ name: "  Reports  " }));
     if (state.status !== "created") throw new Error(`expected a token, got ${JSON.stringify(state)}`);
     expect(state.name).toBe("Reports");
     expect((await call(me, "GET", "me", { token: state.token })).body.email).toBe("standard@acme.test");
@@ -50,15 +55,45 @@ describe("the create token action", () => {
 
   it("answers a message and creates nothing for a blank or too long name", async () => {
     const user = await signInAs("viewer@acme.test");
-    expect(await createToken({ status: "idle" }, form({ name: "   " }))).toEqual({
+    expect(await createToken({ status: "idle" }, newToken({ name: "   " }))).toEqual({
       status: "invalid",
       error: "Give the token a name.",
     });
-    expect(await createToken({ status: "idle" }, form({ name: "x".repeat(101) }))).toEqual({
+    expect(await createToken({ status: "idle" }, newToken({ name: "x".repeat(101) }))).toEqual({
       status: "invalid",
       error: "The name may be at most 100 characters.",
     });
+    expect(await createToken({ status: "idle" }, newToken({ expires: "1000" }))).toEqual({
+      status: "invalid",
+      error: "Choose an expiry and a scope.",
+    });
+    expect(await createToken({ status: "idle" }, newToken({ scope: "admin" }))).toEqual({
+      status: "invalid",
+      error: "Choose an expiry and a scope.",
+    });
     expect(await listApiTokens(await prisma(), user)).toEqual([]);
+  });
+
+  it("gives the token the chosen expiry and scope", async () => {
+    const user = await signInAs("admin@acme.test");
+    const week = await createToken({ status: "idle" }, newToken({ name: "week", expires: "7", scope: "read" }));
+    const forever = await createToken({ status: "idle" }, newToken({ name: "forever", expires: "never" }));
+    if (week.status !== "created" || forever.status !== "created") throw new Error("expected two tokens");
+    const listed = await listApiTokens(await prisma(), user);
+    const byId = (id: number) => listed.find((t) => t.id === id)!;
+    expect(byId(week.id).scope).toBe("read");
+    expect(byId(week.id).expiresAt!.getTime()).toBeGreaterThan(Date.now() + 6.99 * 86_400_000);
+    expect(byId(week.id).expiresAt!.getTime()).toBeLessThanOrEqual(Date.now() + 7 * 86_400_000);
+    expect(byId(forever.id)).toMatchObject({ scope: "read_write", expiresAt: null });
+    expect((await call(clients, "POST", "clients", { token: week.token, body: { name: "X" } })).status).toBe(403);
+  });
+
+  it("says so when the person already has the most live tokens", async () => {
+    const user = await signInAs("assigned@acme.test");
+    const held = (await listApiTokens(await prisma(), user)).length;
+    for (let i = held; i < MAX_LIVE_TOKENS_PER_USER; i++) await createApiToken(await prisma(), user, `t${i}`);
+    const state = await createToken({ status: "idle" }, newToken({ name: "one more" }));
+    expect(state).toEqual({ status: "invalid", error: expect.stringMatching(/^50 live tokens is the most/) });
   });
 });
 
@@ -89,5 +124,33 @@ describe("the delete token action", () => {
     await deleteToken(form({ id: String(summary.id) }));
     expect((await call(me, "GET", "me", { token })).status).toBe(401);
     expect(await listApiTokens(await prisma(), user)).toEqual([]);
+  });
+});
+
+describe("the revoke firm token action", () => {
+  async function tokenOf(email: string) {
+    const user = await userByEmail(email);
+    return createApiToken(await prisma(), { tenantId: user.tenantId, userId: user.id }, `${email}'s`);
+  }
+
+  it("lets an Admin revoke a colleague's token, which stops working at once", async () => {
+    const colleague = await tokenOf("standard@acme.test");
+    await signInAs("admin@acme.test");
+    await revokeFirmTokenAction(form({ id: String(colleague.summary.id) }));
+    expect((await call(me, "GET", "me", { token: colleague.token })).status).toBe(401);
+  });
+
+  it("matches nothing in another tenant, even for its Owner", async () => {
+    const outsider = await tokenOf("standard@birch.test");
+    await signInAs("owner@acme.test");
+    await revokeFirmTokenAction(form({ id: String(outsider.summary.id) }));
+    expect((await call(me, "GET", "me", { token: outsider.token })).status).toBe(200);
+  });
+
+  it("refuses a Standard user, whose colleague's token keeps working", async () => {
+    const colleague = await tokenOf("admin@acme.test");
+    await signInAs("standard@acme.test");
+    await expect(revokeFirmTokenAction(form({ id: String(colleague.summary.id) }))).rejects.toThrow(/does not allow/);
+    expect((await call(me, "GET", "me", { token: colleague.token })).status).toBe(200);
   });
 });

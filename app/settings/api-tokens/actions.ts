@@ -7,24 +7,51 @@
 // a page on another site can neither call these actions nor make a browser send the cookie to them.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { loadPermissions } from "@/lib/auth/permissions";
 import { requireSignedInUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/client";
 import { API_TOKENS_PATH } from "@/lib/paths";
-import { createApiToken, revokeApiToken, tokenNameSchema } from "@/lib/tokens";
+import {
+  createApiToken,
+  revokeApiToken,
+  revokeFirmToken,
+  TOKEN_EXPIRY_DAYS,
+  TOKEN_SCOPES,
+  TokenLimitError,
+  tokenNameSchema,
+} from "@/lib/tokens";
 
 export type CreateTokenState =
   | { status: "idle" }
   | { status: "invalid"; error: string }
   // The value travels only in this answer; the page never renders it from the database, so a reload loses it.
-  | { status: "created"; name: string; token: string };
+  | { status: "created"; id: number; name: string; token: string };
+
+/** "never" or one of the offered numbers of days; anything else (a forged form) is refused. */
+const expirySchema = z.union([
+  z.literal("never").transform(() => null),
+  z.enum(TOKEN_EXPIRY_DAYS.map(String) as [string, ...string[]]).transform(Number),
+]);
+const scopeSchema = z.enum(TOKEN_SCOPES);
 
 export async function createToken(_previous: CreateTokenState, form: FormData): Promise<CreateTokenState> {
   const user = await requireSignedInUser(API_TOKENS_PATH);
   const name = tokenNameSchema.safeParse(form.get("name") ?? "");
   if (!name.success) return { status: "invalid", error: name.error.issues[0].message };
-  const { token, summary } = await createApiToken(await prisma(), user, name.data);
-  revalidatePath(API_TOKENS_PATH);
-  return { status: "created", name: summary.name, token };
+  const expiresInDays = expirySchema.safeParse(form.get("expires"));
+  const scope = scopeSchema.safeParse(form.get("scope"));
+  if (!expiresInDays.success || !scope.success) return { status: "invalid", error: "Choose an expiry and a scope." };
+  try {
+    const { token, summary } = await createApiToken(await prisma(), user, name.data, {
+      scope: scope.data,
+      expiresInDays: expiresInDays.data,
+    });
+    revalidatePath(API_TOKENS_PATH);
+    return { status: "created", id: summary.id, name: summary.name, token };
+  } catch (error) {
+    if (error instanceof TokenLimitError) return { status: "invalid", error: error.message };
+    throw error;
+  }
 }
 
 const tokenIdSchema = z.coerce
@@ -32,6 +59,20 @@ const tokenIdSchema = z.coerce
   .int()
   .positive()
   .max(2 ** 31 - 1);
+
+/**
+ * Revokes any token of the signed-in person's tenant: only with `tokens.manage_all`, read afresh from their role.
+ * Takes the token id only; the tenant comes from the session.
+ */
+export async function revokeFirmTokenAction(form: FormData): Promise<void> {
+  const user = await requireSignedInUser(API_TOKENS_PATH);
+  const client = await prisma();
+  if (!(await loadPermissions(client, user)).has("tokens.manage_all"))
+    throw new Error("Your role does not allow revoking other people's tokens.");
+  const id = tokenIdSchema.safeParse(form.get("id"));
+  if (id.success) await revokeFirmToken(client, user.tenantId, id.data);
+  revalidatePath(API_TOKENS_PATH);
+}
 
 export async function deleteToken(form: FormData): Promise<void> {
   const user = await requireSignedInUser(API_TOKENS_PATH);
