@@ -25,12 +25,14 @@ test("the signed-in token page cannot be framed and runs only scripts with this 
 test("a page on another site that frames the token page shows nothing of it", async ({ page, baseURL }) => {
   await page.goto("/signin");
   await signIn(page, "viewer@acme.test");
-  // A page of another origin (about:blank here) framing the token page: the browser refuses to render it.
-  await page.goto("about:blank");
-  await page.setContent(`<iframe src="${baseURL}/settings/api-tokens" width="600" height="400"></iframe>`);
-  const frame = page.frameLocator("iframe");
-  await page.waitForTimeout(1_000);
-  await expect(frame.getByRole("heading", { name: "API tokens" })).toHaveCount(0);
+  // A page of another origin (about:blank, in a tab of its own so that no navigation of the sign-in is still under
+  // way) framing the token page with the signed-in cookie: the browser refuses to render it.
+  const other = await page.context().newPage();
+  await other.setContent(`<iframe src="${baseURL}/settings/api-tokens" width="600" height="400"></iframe>`);
+  const frame = other.frameLocator("iframe");
+  await other.waitForTimeout(1_000);
+  // Nothing of the app renders: neither the token page nor (were the cookie not sent) the sign-in page.
+  await expect(frame.getByRole("heading", { name: /^(API tokens|Sign in)$/ })).toHaveCount(0);
 });
 
 test("the pages and the API reference work under the policy: no violations reported", async ({ page }) => {
