@@ -19,7 +19,8 @@ function firstAddress(value: string | undefined): string | null {
 }
 
 /** Whether forwarding headers can be believed: on Vercel, or where the operator says a proxy overwrites them. */
-export const behindTrustedProxy = () => !!process.env.VERCEL || process.env.TRUST_PROXY === "true";
+export const behindTrustedProxy = (env: Record<string, string | undefined> = process.env) =>
+  !!env.VERCEL || env.TRUST_PROXY === "true";
 
 /** The client's address as a trusted proxy reports it, or null when no trusted proxy is in front of the app. */
 export function clientAddress(headers: HeaderSource): string | null {

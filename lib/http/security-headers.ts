@@ -1,5 +1,6 @@
 // The security headers of the web pages (decisions.md, "Security"): a nonce-based CSP, no framing, and HSTS on
 // https deployments. proxy.ts sets them per request; next.config.mjs sets the ones every answer carries.
+import { behindTrustedProxy } from "@/lib/client-address";
 
 const HSTS = "max-age=63072000; includeSubDomains";
 
@@ -10,8 +11,7 @@ const HSTS = "max-age=63072000; includeSubDomains";
 export function servedOverHttps(headers: Headers, env: Record<string, string | undefined> = process.env): boolean {
   const publicUrl = env.NEXTAUTH_URL || env.APP_URL;
   if (publicUrl?.startsWith("https://")) return true;
-  const trustedProxy = !!env.VERCEL || env.TRUST_PROXY === "true";
-  return trustedProxy && headers.get("x-forwarded-proto")?.split(",")[0].trim() === "https";
+  return behindTrustedProxy(env) && headers.get("x-forwarded-proto")?.split(",")[0].trim() === "https";
 }
 
 /**
