@@ -2,6 +2,7 @@
 // page they select, and the envelope's schema for the OpenAPI document. lib/api/pagination.ts builds the envelope.
 import { z } from "zod";
 import { component } from "@/lib/openapi/registry";
+import { isCalendarDate } from "./dates";
 import { queryInt } from "./validation";
 
 const MAX_PAGE_SIZE = 1000;
@@ -25,7 +26,10 @@ export const paginationQuery = {
 export const updatedSinceQuery = {
   updated_since: z.iso
     .datetime({ offset: true })
-    .refine((s) => !Number.isNaN(Date.parse(s)), "Must be a real date and time.")
+    // Years 0001-9999, as for every date (PostgreSQL refuses year 0000 with a server error).
+    .refine((s) => isCalendarDate(s.slice(0, 10)) && isCalendarDate(new Date(s).toISOString().slice(0, 10)), {
+      message: "Must be a real date and time in the years 0001 to 9999.",
+    })
     .transform((s) => new Date(s))
     .optional()
     .describe("Only records whose updated_at is at or after this ISO 8601 date and time (with Z or an offset)"),

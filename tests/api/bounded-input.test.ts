@@ -67,6 +67,9 @@ describe("numbers and dates at the edges", () => {
     [jobs, "jobs?due_date_range=0000-01-01,", "due_date_range"],
     [jobs, "jobs?start_date_range=,0000-12-31", "start_date_range"],
     [timeLogs, "time-logs?range=,0000-01-01", "range"],
+    [clients, "clients?updated_since=0000-01-01T00:00:00Z", "updated_since"],
+    [jobs, "jobs?updated_since=0001-01-01T00:00:00%2B01:00", "updated_since"],
+    [timeLogs, "time-logs?updated_since=2026-02-30T00:00:00Z", "updated_since"],
   ] as const)("is 422 for year 0000 in %#: %s", async (route, path, field) => {
     const res = await call(route, "GET", path, { token: await owner() });
     expect(res.status).toBe(422);
