@@ -1,7 +1,7 @@
 // `npm run db:migration:new -- --name <what>`: writes the SQL that takes the migrations to prisma/schema.prisma
 // into prisma/migrations/<UTC timestamp>_<what>/migration.sql, for review and hand edits (triggers, backfills).
 // `migrate dev` would also evaluate data loss, which needs a shadow database this offline setup cannot hand it.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { EMPTY_MIGRATION, migrationDiff } from "./migration-diff";
@@ -14,7 +14,15 @@ const sql = migrationDiff();
 if (sql.includes(EMPTY_MIGRATION)) {
   console.log("prisma/schema.prisma matches the migrations: nothing to write.");
 } else {
-  const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+  // Migrations apply in name order, so a new one must sort after every existing one, even one stamped ahead of
+  // this machine's clock.
+  const latest = readdirSync(path.join("prisma", "migrations"))
+    .filter((name) => /^\d{14}_/.test(name))
+    .sort()
+    .at(-1);
+  const now = BigInt(new Date().toISOString().replace(/\D/g, "").slice(0, 14));
+  const after = latest ? BigInt(latest.slice(0, 14)) + 1n : 0n;
+  const stamp = String(now > after ? now : after);
   const dir = path.join("prisma", "migrations", `${stamp}_${values.name}`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, "migration.sql"), sql);
