@@ -16,16 +16,17 @@ const config = [
     ],
   },
   {
-    // Route handlers reach the database only through the tenant-scoped caller the API wrapper gives them.
-    files: ["app/api/**"],
+    // Pages, server actions and route handlers never open the database: route handlers use the tenant-scoped
+    // caller.db the API wrapper gives them, pages and actions call their lib module with the session's user.
+    files: ["app/**", "components/**"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
             {
-              group: ["@/lib/db/client", "@/lib/generated/*"],
-              message: "Use caller.db from lib/api: it is scoped to the caller's tenant.",
+              group: ["@/lib/db/*", "@/lib/generated/*"],
+              message: "Go through lib: caller.db in route handlers, the resource's lib module in pages and actions.",
             },
           ],
         },

@@ -3,7 +3,7 @@
 import bcrypt from "bcryptjs";
 import { z } from "zod";
 import { isStorableText } from "@/lib/core/validation";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { prisma } from "@/lib/db/client";
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from "./password-rules";
 
 export interface AccountOwner {
@@ -61,25 +61,27 @@ export const passwordChangeSchema = z
     message: "The two new passwords differ. Type the same one twice.",
   });
 
-export async function updateProfile(
-  client: PrismaClient,
-  owner: AccountOwner,
-  profile: z.output<typeof profileSchema>,
-) {
-  await client.user.update({ where: { tenantId_id: { tenantId: owner.tenantId, id: owner.userId } }, data: profile });
+const ownRow = (owner: AccountOwner) => ({ tenantId_id: { tenantId: owner.tenantId, id: owner.userId } });
+
+/** The person's own name, as the profile form shows it. */
+export async function loadProfile(owner: AccountOwner) {
+  return (await prisma()).user.findUniqueOrThrow({
+    where: ownRow(owner),
+    select: { firstname: true, lastname: true },
+  });
+}
+
+export async function updateProfile(owner: AccountOwner, profile: z.output<typeof profileSchema>) {
+  await (await prisma()).user.update({ where: ownRow(owner), data: profile });
 }
 
 /**
  * Sets a new password if `current` is the person's password, and ends all their sessions (this one is renewed by
  * the caller). Returns the new session version, or null when the current password is wrong.
  */
-export async function changePassword(
-  client: PrismaClient,
-  owner: AccountOwner,
-  current: string,
-  next: string,
-): Promise<number | null> {
-  const where = { tenantId_id: { tenantId: owner.tenantId, id: owner.userId } };
+export async function changePassword(owner: AccountOwner, current: string, next: string): Promise<number | null> {
+  const client = await prisma();
+  const where = ownRow(owner);
   const user = await client.user.findUnique({ where, select: { passwordHash: true } });
   if (!user?.passwordHash || !(await bcrypt.compare(current, user.passwordHash))) return null;
   const updated = await client.user.update({
@@ -94,8 +96,8 @@ export async function changePassword(
  * Ends every session of the person that carries `sessionVersion`. A session already ended (an older version) ends
  * nothing, so a stolen, already dead cookie cannot be used to sign the person out again.
  */
-export async function endSessions(client: PrismaClient, owner: AccountOwner, sessionVersion: number) {
-  await client.user.updateMany({
+export async function endSessions(owner: AccountOwner, sessionVersion: number) {
+  await (await prisma()).user.updateMany({
     where: { tenantId: owner.tenantId, id: owner.userId, sessionVersion },
     data: { sessionVersion: { increment: 1 } },
   });

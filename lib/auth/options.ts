@@ -7,7 +7,6 @@
 // or send the cookie along with a cross-site POST.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { prisma } from "@/lib/db/client";
 import { SIGN_IN_PATH } from "@/lib/paths";
 import { endSessions } from "./account";
 import { authorizeSignIn } from "./sign-in";
@@ -53,7 +52,7 @@ export const authOptions: NextAuthOptions = {
     // the person's other sessions stop being accepted (lib/auth/session.ts compares versions on every request).
     async signOut({ token }) {
       if (token?.tenantId && token.userId && token.sessionVersion !== undefined) {
-        await endSessions(await prisma(), { tenantId: token.tenantId, userId: token.userId }, token.sessionVersion);
+        await endSessions({ tenantId: token.tenantId, userId: token.userId }, token.sessionVersion);
       }
     },
   },

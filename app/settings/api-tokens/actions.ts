@@ -7,19 +7,10 @@
 // a page on another site can neither call these actions nor make a browser send the cookie to them.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { loadPermissions } from "@/lib/auth/permissions";
 import { requireSignedInUser } from "@/lib/auth/session";
-import { prisma } from "@/lib/db/client";
 import { API_TOKENS_PATH } from "@/lib/paths";
-import {
-  createApiToken,
-  revokeApiToken,
-  revokeFirmToken,
-  TOKEN_EXPIRY_DAYS,
-  TOKEN_SCOPES,
-  TokenLimitError,
-  tokenNameSchema,
-} from "@/lib/tokens";
+import { TOKEN_EXPIRY_DAYS, TOKEN_SCOPES, TokenLimitError, tokenNameSchema } from "@/lib/tokens";
+import { createOwnToken, revokeOwnToken, revokeTokenOfFirm } from "@/lib/tokens/settings";
 
 export type CreateTokenState =
   | { status: "idle" }
@@ -42,7 +33,7 @@ export async function createToken(_previous: CreateTokenState, form: FormData): 
   const scope = scopeSchema.safeParse(form.get("scope"));
   if (!expiresInDays.success || !scope.success) return { status: "invalid", error: "Choose an expiry and a scope." };
   try {
-    const { token, summary } = await createApiToken(await prisma(), user, name.data, {
+    const { token, summary } = await createOwnToken(user, name.data, {
       scope: scope.data,
       expiresInDays: expiresInDays.data,
     });
@@ -61,22 +52,19 @@ const tokenIdSchema = z.coerce
   .max(2 ** 31 - 1);
 
 /**
- * Revokes any token of the signed-in person's tenant: only with `tokens.manage_all`, read afresh from their role.
+ * Revokes any token of the signed-in person's tenant: only with `tokens.manage_all` (checked in lib/tokens).
  * Takes the token id only; the tenant comes from the session.
  */
 export async function revokeFirmTokenAction(form: FormData): Promise<void> {
   const user = await requireSignedInUser(API_TOKENS_PATH);
-  const client = await prisma();
-  if (!(await loadPermissions(client, user)).has("tokens.manage_all"))
-    throw new Error("Your role does not allow revoking other people's tokens.");
   const id = tokenIdSchema.safeParse(form.get("id"));
-  if (id.success) await revokeFirmToken(client, user.tenantId, id.data);
+  if (id.success) await revokeTokenOfFirm(user, id.data);
   revalidatePath(API_TOKENS_PATH);
 }
 
 export async function deleteToken(form: FormData): Promise<void> {
   const user = await requireSignedInUser(API_TOKENS_PATH);
   const id = tokenIdSchema.safeParse(form.get("id"));
-  if (id.success) await revokeApiToken(await prisma(), user, id.data);
+  if (id.success) await revokeOwnToken(user, id.data);
   revalidatePath(API_TOKENS_PATH);
 }

@@ -3,21 +3,15 @@ import { AccountSettingsLayout } from "@/components/account-settings-layout";
 import { DeletionsProvider } from "@/components/api-tokens/deletions";
 import { NewTokenForm } from "@/components/api-tokens/new-token-form";
 import { TokenList } from "@/components/api-tokens/token-list";
-import { loadPermissions } from "@/lib/auth/permissions";
 import { requireSignedInUser } from "@/lib/auth/session";
-import { prisma } from "@/lib/db/client";
 import { API_TOKENS_PATH } from "@/lib/paths";
-import { listApiTokens, listFirmTokens } from "@/lib/tokens";
+import { tokensPage } from "@/lib/tokens/settings";
 
 export const metadata: Metadata = { title: "API tokens · Client, Job and Time Tracking" };
 
 export default async function ApiTokensPage() {
   const user = await requireSignedInUser(API_TOKENS_PATH);
-  const client = await prisma();
-  const tokens = await listApiTokens(client, user);
-  const firmTokens = (await loadPermissions(client, user)).has("tokens.manage_all")
-    ? await listFirmTokens(client, user.tenantId)
-    : null;
+  const { own: tokens, firm: firmTokens } = await tokensPage(user);
   return (
     <AccountSettingsLayout user={user} current={API_TOKENS_PATH}>
       <h1 className="text-2xl font-semibold">API tokens</h1>

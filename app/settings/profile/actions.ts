@@ -5,7 +5,6 @@ import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { changePassword, passwordChangeSchema, profileSchema, updateProfile } from "@/lib/auth/account";
 import { renewSession, requireSignedInUser } from "@/lib/auth/session";
-import { prisma } from "@/lib/db/client";
 import { PROFILE_PATH } from "@/lib/paths";
 
 export type FormState =
@@ -29,7 +28,7 @@ export async function saveProfile(_previous: FormState, form: FormData): Promise
   const values = fields(form, ["firstname", "lastname", "timezone"]);
   const input = profileSchema.safeParse(values);
   if (!input.success) return { status: "invalid", errors: fieldErrors(input.error), values };
-  await updateProfile(await prisma(), user, input.data);
+  await updateProfile(user, input.data);
   revalidatePath("/settings", "layout");
   return { status: "saved", message: "Your profile is saved." };
 }
@@ -38,7 +37,7 @@ export async function savePassword(_previous: FormState, form: FormData): Promis
   const user = await requireSignedInUser(PROFILE_PATH);
   const input = passwordChangeSchema.safeParse(fields(form, ["current", "next", "confirmation"]));
   if (!input.success) return { status: "invalid", errors: fieldErrors(input.error) };
-  const sessionVersion = await changePassword(await prisma(), user, input.data.current, input.data.next);
+  const sessionVersion = await changePassword(user, input.data.current, input.data.next);
   if (sessionVersion === null) {
     return { status: "invalid", errors: { current: "That is not your current password." } };
   }

@@ -2,18 +2,15 @@ import type { Metadata } from "next";
 import { AccountSettingsLayout } from "@/components/account-settings-layout";
 import { PasswordForm } from "@/components/profile/password-form";
 import { ProfileForm } from "@/components/profile/profile-form";
+import { loadProfile } from "@/lib/auth/account";
 import { requireSignedInUser } from "@/lib/auth/session";
-import { prisma } from "@/lib/db/client";
 import { PROFILE_PATH } from "@/lib/paths";
 
 export const metadata: Metadata = { title: "Profile · Client, Job and Time Tracking" };
 
 export default async function ProfilePage() {
   const user = await requireSignedInUser(PROFILE_PATH);
-  const { firstname, lastname } = await (await prisma()).user.findUniqueOrThrow({
-    where: { tenantId_id: { tenantId: user.tenantId, id: user.userId } },
-    select: { firstname: true, lastname: true },
-  });
+  const { firstname, lastname } = await loadProfile(user);
   return (
     <AccountSettingsLayout user={user} current={PROFILE_PATH}>
       <h1 className="text-2xl font-semibold">Profile</h1>
