@@ -3,7 +3,8 @@
 // Vercel, or with TRUST_PROXY=true), since anyone can send them. Never a hard-coded localhost.
 import { behindTrustedProxy } from "@/lib/client-address";
 
-function publicOrigin(request: Request): string {
+/** The origin the caller reached this app on. */
+export function publicOrigin(request: Request): string {
   if (process.env.APP_URL) return new URL(process.env.APP_URL).origin;
   const url = new URL(request.url);
   const first = (name: string) => request.headers.get(name)?.split(",")[0].trim() || undefined;

@@ -1,11 +1,11 @@
 // Validation of client input: the single source for the handlers and for the OpenAPI document.
 import { z } from "zod";
-import { contactObject } from "@/lib/contacts/schemas";
+import { contactExample, contactObject } from "@/lib/contacts/schemas";
 import { updatedAtOutput } from "@/lib/core/dates";
 import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, recordId } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
-import { component } from "@/lib/openapi/registry";
+import { component, requestBody } from "@/lib/openapi/registry";
 
 const MAX_CUSTOM_FIELDS = 100;
 const CLIENT_STATUSES = ["prospect", "active"] as const;
@@ -59,13 +59,32 @@ const clientFields = {
     .describe(`Values of the workspace's custom fields, by name (at most ${MAX_CUSTOM_FIELDS})`),
 };
 
-export const createClientBody = z.object({ ...clientFields, contact: nestedContact.optional() });
+export const createClientBody = requestBody(
+  z.object({ ...clientFields, contact: nestedContact.optional() }),
+  "ClientCreate",
+  {
+    name: "Harbour Bakery Ltd",
+    client_status: "active",
+    client_id: "HB-0042",
+    reg_number: "09876543",
+    website: "https://harbourbakery.example",
+    country_id: 826,
+    city: "Bristol",
+    year_end: "03-31",
+    custom_fields: { "VAT number": "GB123456789" },
+    contact: { firstname: "Amelia", lastname: "Hart", email: "amelia@harbourbakery.example", title: "Director" },
+  },
+);
 
-export const updateClientBody = z.object({
-  ...clientFields,
-  name: clientFields.name.optional(),
-  is_archived: z.boolean().optional(),
-});
+export const updateClientBody = requestBody(
+  z.object({
+    ...clientFields,
+    name: clientFields.name.optional(),
+    is_archived: z.boolean().optional(),
+  }),
+  "ClientUpdate",
+  { client_status: "active", website: null, tags: [3, 7] },
+);
 
 export type CreateClientBody = z.output<typeof createClientBody>;
 export type UpdateClientBody = z.output<typeof updateClientBody>;
@@ -115,8 +134,32 @@ export const clientObject = component(
       updated_at: updatedAtOutput(),
       contacts: z.array(contactObject),
     })
-    .catchall(z.unknown().describe("A custom field of the workspace, null when unset")),
+    .catchall(z.unknown().describe("A custom field of the workspace, null when unset"))
+    .describe(
+      "A client. Each custom field of the workspace is one more top-level key, named after the field (null when " +
+        "unset); they are not typed here, so read them by name, e.g. client['VAT number'].",
+    ),
   "Client",
+  {
+    uuid: "0f6c2d7e-6b1a-4c55-9d1e-3a7b2f9c8e41",
+    name: "Harbour Bakery Ltd",
+    client_id: "HB-0042",
+    reg_number: "09876543",
+    website: "https://harbourbakery.example",
+    country: "United Kingdom",
+    state: null,
+    city: "Bristol",
+    street_address: null,
+    postal_code: null,
+    year_end: "03-31",
+    year_end_text: "31 March",
+    is_archived: false,
+    client_status: "active",
+    created_at: "2026-11-02T09:14:05.120Z",
+    updated_at: "2026-11-20T16:41:27.503Z",
+    contacts: [contactExample],
+    "VAT number": "GB123456789",
+  },
 );
 
 export const clientSearchResults = component(

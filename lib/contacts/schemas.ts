@@ -3,7 +3,7 @@ import { z } from "zod";
 import { updatedAtOutput } from "@/lib/core/dates";
 import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { text } from "@/lib/core/validation";
-import { component } from "@/lib/openapi/registry";
+import { component, requestBody } from "@/lib/openapi/registry";
 
 const contactFields = {
   firstname: text(100).min(1),
@@ -16,14 +16,25 @@ const contactFields = {
   title: text(100).nullable().optional().describe("The contact's role at the client given by client_uuid"),
 };
 
-export const createContactBody = z.object(contactFields);
-
-export const updateContactBody = z.object({
-  ...contactFields,
-  firstname: contactFields.firstname.optional(),
-  lastname: contactFields.lastname.optional(),
-  email: contactFields.email.optional(),
+export const createContactBody = requestBody(z.object(contactFields), "ContactCreate", {
+  firstname: "Amelia",
+  lastname: "Hart",
+  email: "amelia@harbourbakery.example",
+  phone_number: "+44 117 496 0123",
+  client_uuid: "0f6c2d7e-6b1a-4c55-9d1e-3a7b2f9c8e41",
+  title: "Director",
 });
+
+export const updateContactBody = requestBody(
+  z.object({
+    ...contactFields,
+    firstname: contactFields.firstname.optional(),
+    lastname: contactFields.lastname.optional(),
+    email: contactFields.email.optional(),
+  }),
+  "ContactUpdate",
+  { preferred_name: "Millie", phone_number: null },
+);
 
 export type CreateContactBody = z.output<typeof createContactBody>;
 export type UpdateContactBody = z.output<typeof updateContactBody>;
@@ -39,6 +50,18 @@ export const listContactsQuery = z.object({
   ...cursorQuery,
   ...paginationQuery,
 });
+
+export const contactExample = {
+  uuid: "5d1f8a3c-2e47-4b9a-8c61-7f0e9b2d4a18",
+  firstname: "Amelia",
+  lastname: "Hart",
+  preferred_name: "Amelia",
+  email: "amelia@harbourbakery.example",
+  phone_number: "+44 117 496 0123",
+  portal_enabled: true,
+  updated_at: "2026-11-20T16:41:27.503Z",
+  clients: [{ uuid: "0f6c2d7e-6b1a-4c55-9d1e-3a7b2f9c8e41", name: "Harbour Bakery Ltd" }],
+};
 
 /** A contact as the API answers it. */
 export const contactObject = component(
@@ -56,6 +79,7 @@ export const contactObject = component(
       .describe("Clients the contact is linked to (those the caller can see)"),
   }),
   "Contact",
+  contactExample,
 );
 
 export type ListContactsQuery = z.output<typeof listContactsQuery>;

@@ -3,6 +3,7 @@
 // checks the text; `resolveDateRange` turns it into dates once the time zone and "now" are known, so tests can fix
 // the clock by passing `now`.
 import { z } from "zod";
+import { documentedAs } from "@/lib/openapi/registry";
 import { addDays, fromDbDate, isCalendarDate, toDbDate, todayIn } from "./dates";
 
 const NAMED_RANGES = [
@@ -44,19 +45,25 @@ export function parseDateRange(value: string): DateRangeSpec | null {
 
 /** A range query parameter; a bad value is a 422 naming the parameter. */
 export const queryDateRange = () =>
-  z
-    .string()
-    .transform((value, ctx) => {
+  documentedAs(
+    z.string().transform((value, ctx) => {
       const spec = parseDateRange(value);
       if (!spec) {
         ctx.addIssue({ code: "custom", message: RANGE_HELP });
         return z.NEVER;
       }
       return spec;
-    })
-    .describe(
-      `Date range: FROM,TO (YYYY-MM-DD, inclusive, either end may be empty) or one of ${NAMED_RANGES.join(", ")}`,
-    );
+    }),
+    z
+      .union([
+        z.enum(NAMED_RANGES).describe("A named range, in the caller's time zone (weeks start on Monday)"),
+        z
+          .string()
+          .regex(/^(\d{4}-\d{2}-\d{2})?,(\d{4}-\d{2}-\d{2})?$/)
+          .describe("FROM,TO: inclusive YYYY-MM-DD ends, either of which may be empty"),
+      ])
+      .describe("A date range: FROM,TO (YYYY-MM-DD, inclusive, either end may be empty) or a named range"),
+  );
 
 export function resolveDateRange(spec: DateRangeSpec, timeZone: string, now: Date = new Date()): DateRange {
   if (!("name" in spec)) return spec;

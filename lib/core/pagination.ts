@@ -17,9 +17,9 @@ export const cursorQuery = {
 };
 
 export const paginationQuery = {
-  page: queryInt().pipe(z.number().min(1).max(1_000_000)).optional(),
-  limit: queryInt().pipe(z.number().min(1).max(MAX_PAGE_SIZE)).optional(),
-  per_page: queryInt().pipe(z.number().min(1).max(MAX_PAGE_SIZE)).optional(),
+  page: queryInt(z.number().int().min(1).max(1_000_000)).optional(),
+  limit: queryInt(z.number().int().min(1).max(MAX_PAGE_SIZE)).optional(),
+  per_page: queryInt(z.number().int().min(1).max(MAX_PAGE_SIZE)).optional(),
 };
 
 /** `updated_since` of every list: an ISO 8601 date and time with a zone (Z or an offset); records changed at or after it. */
@@ -65,33 +65,62 @@ export interface CursorPage<Row> {
   nextCursor: string | null;
 }
 
+// The envelopes' parts, one component each, so that generated clients have one type of each rather than one per list.
+const cursorLinks = component(
+  z.object({ first: z.null(), last: z.null(), prev: z.url().nullable(), next: z.url().nullable() }),
+  "CursorPaginationLinks",
+);
+const cursorMeta = component(
+  z.object({
+    path: z.url(),
+    per_page: z.number().int().min(1).max(MAX_PAGE_SIZE),
+    next_cursor: z.string().nullable().describe("The cursor of the next page; null on the last page"),
+    prev_cursor: z.string().nullable().describe("Always null: cursor pages are read forward"),
+  }),
+  "CursorPaginationMeta",
+);
+const pageLinks = component(
+  z.object({ first: z.url(), last: z.url(), prev: z.url().nullable(), next: z.url().nullable() }),
+  "PaginationLinks",
+);
+const pageMeta = component(
+  z.object({
+    current_page: z.number().int().min(1),
+    last_page: z.number().int().min(1),
+    per_page: z.number().int().min(1).max(MAX_PAGE_SIZE),
+    total: z.number().int().min(0).describe("Number of matching records"),
+  }),
+  "PaginationMeta",
+);
+
+/** An example page around one example item, for the document. */
+function examplePage(item: z.ZodType, cursor: boolean) {
+  const examples = item.meta()?.examples as unknown[] | undefined;
+  if (!examples) return undefined;
+  const path = "https://app.example.com/api/v1/items";
+  return cursor
+    ? {
+        data: examples,
+        links: { first: null, last: null, prev: null, next: `${path}?cursor=eyJrIjpbIjIwMjYtMDEtMDEiXX0.c2ln` },
+        meta: { path, per_page: 25, next_cursor: "eyJrIjpbIjIwMjYtMDEtMDEiXX0.c2ln", prev_cursor: null },
+      }
+    : {
+        data: examples,
+        links: { first: `${path}?page=1`, last: `${path}?page=3`, prev: null, next: `${path}?page=2` },
+        meta: { current_page: 1, last_page: 3, per_page: 25, total: 61 },
+      };
+}
+
 /** The cursor envelope's schema (Laravel's cursor paginator: no total), registered as a component named `id`. */
 export function cursorPaginatedSchema(item: z.ZodType, id: string) {
-  const envelope = z.object({
-    data: z.array(item),
-    links: z.object({ first: z.null(), last: z.null(), prev: z.url().nullable(), next: z.url().nullable() }),
-    meta: z.object({
-      path: z.url(),
-      per_page: z.number().int().min(1).max(MAX_PAGE_SIZE),
-      next_cursor: z.string().nullable().describe("The cursor of the next page; null on the last page"),
-      prev_cursor: z.string().nullable().describe("Always null: cursor pages are read forward"),
-    }),
-  });
-  return component(envelope, id);
+  const envelope = z.object({ data: z.array(item), links: cursorLinks, meta: cursorMeta });
+  const example = examplePage(item, true);
+  return component(example ? envelope.meta({ examples: [example] }) : envelope, id);
 }
 
 /** The envelope's schema around a list item schema, registered as a component named `id`. */
 export function paginatedSchema(item: z.ZodType, id: string) {
-  const link = z.url();
-  const envelope = z.object({
-    data: z.array(item),
-    links: z.object({ first: link, last: link, prev: link.nullable(), next: link.nullable() }),
-    meta: z.object({
-      current_page: z.number().int().min(1),
-      last_page: z.number().int().min(1),
-      per_page: z.number().int().min(1).max(MAX_PAGE_SIZE),
-      total: z.number().int().min(0).describe("Number of matching records"),
-    }),
-  });
-  return component(envelope, id);
+  const envelope = z.object({ data: z.array(item), links: pageLinks, meta: pageMeta });
+  const example = examplePage(item, false);
+  return component(example ? envelope.meta({ examples: [example] }) : envelope, id);
 }

@@ -15,4 +15,4 @@ export const uuidString = () =>
 export const recordId = () => z.number().int().min(1).max(2_147_483_647);
 
 /** An integer id in a query string. */
-export const queryId = () => queryInt().pipe(recordId());
+export const queryId = () => queryInt(recordId());

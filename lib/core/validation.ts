@@ -1,6 +1,7 @@
 // zod set up once: messages a person understands, the building blocks of input schemas, and parsing that turns
 // failures into 422s.
 import { z } from "zod";
+import { documentedAs } from "@/lib/openapi/registry";
 import { validationFailed, zodFieldErrors } from "./errors";
 
 const received = (input: unknown) => (input === null ? "null" : Array.isArray(input) ? "an array" : typeof input);
@@ -55,15 +56,24 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 export const queryList = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (typeof v === "string" ? [v] : v), z.array(item).max(1000));
 
-/** A whole number given as query text, e.g. `country_id=826`. */
-export const queryInt = () =>
-  z
-    .string()
-    .regex(/^-?\d{1,15}$/, "Must be a whole number.")
-    .transform(Number);
+/** A whole number given as query text, e.g. `country_id=826`, then checked against `bounds` (documented as them). */
+export const queryInt = (bounds: z.ZodNumber) =>
+  documentedAs(
+    z
+      .string()
+      .regex(/^-?\d{1,15}$/, "Must be a whole number.")
+      .transform(Number)
+      .pipe(bounds),
+    bounds,
+  );
 
 export const queryBoolean = () =>
-  z.enum(["true", "false", "1", "0"], { error: "Must be true or false." }).transform((v) => v === "true" || v === "1");
+  documentedAs(
+    z
+      .enum(["true", "false", "1", "0"], { error: "Must be true or false." })
+      .transform((v) => v === "true" || v === "1"),
+    z.boolean(),
+  );
 
 /** Text the database can store: no NUL character and no unpaired surrogate (neither is valid in PostgreSQL's UTF-8). */
 export const isStorableText = (s: string) => !s.includes("\u0000") && s.isWellFormed();

@@ -5,7 +5,7 @@ import { calendarDate, dateOutput, updatedAtOutput } from "@/lib/core/dates";
 import { paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, recordId, uuidString } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
-import { component } from "@/lib/openapi/registry";
+import { component, requestBody } from "@/lib/openapi/registry";
 import { userSummaryObject } from "@/lib/users/schemas";
 
 const JOB_SORTS = ["name", "start_date", "due_date", "created_at", "updated_at", "status", "estimated_hours"] as const;
@@ -63,18 +63,35 @@ const startNotAfterDue = {
   params: { path: ["start_date"], message: "Must be on or before due_date." },
 };
 
-export const createJobBody = z.object(jobFields).refine(startNotAfterDue.check, startNotAfterDue.params);
+export const createJobBody = requestBody(
+  z.object(jobFields).refine(startNotAfterDue.check, startNotAfterDue.params),
+  "JobCreate",
+  {
+    name: "Year-end accounts 2026",
+    client_uuid: "0f6c2d7e-6b1a-4c55-9d1e-3a7b2f9c8e41",
+    user_id: 3,
+    status: "in_progress",
+    tags: [2],
+    start_date: "2026-12-01",
+    due_date: "2027-01-31",
+    estimated_hours: 12.5,
+  },
+);
 
 // Only the fields sent change; null clears an optional one. Dates sent alone are checked against the stored other
 // date by updateJob, which alone knows it.
-export const updateJobBody = z
-  .object({
-    ...jobFields,
-    name: jobFields.name.optional(),
-    user_id: jobFields.user_id.describe("Assignee (user id): replaces the assignees; null removes them"),
-    tags: jobFields.tags.describe("Tag ids: replace the job's tags; null removes them"),
-  })
-  .refine(startNotAfterDue.check, startNotAfterDue.params);
+export const updateJobBody = requestBody(
+  z
+    .object({
+      ...jobFields,
+      name: jobFields.name.optional(),
+      user_id: jobFields.user_id.describe("Assignee (user id): replaces the assignees; null removes them"),
+      tags: jobFields.tags.describe("Tag ids: replace the job's tags; null removes them"),
+    })
+    .refine(startNotAfterDue.check, startNotAfterDue.params),
+  "JobUpdate",
+  { status: "completed", estimated_hours: 14 },
+);
 
 export type CreateJobBody = z.output<typeof createJobBody>;
 export type UpdateJobBody = z.output<typeof updateJobBody>;
@@ -97,6 +114,19 @@ export const jobListItemObject = component(
     updated_at: updatedAtOutput(),
   }),
   "JobListItem",
+  {
+    uuid: "9b7e4c21-3f58-4d0a-a6e2-1c8d5f7b9e30",
+    name: "Year-end accounts 2026",
+    status: "in_progress",
+    client_uuid: "0f6c2d7e-6b1a-4c55-9d1e-3a7b2f9c8e41",
+    estimated_hours: 12.5,
+    start_date: "2026-12-01",
+    due_date: "2027-01-31",
+    is_overdue: false,
+    is_completed: false,
+    is_repeating: false,
+    updated_at: "2026-11-21T10:02:44.018Z",
+  },
 );
 
 /** One job with everything about it. */

@@ -1,7 +1,8 @@
 // Builds the OpenAPI 3.1 document from the operation list and the zod schemas: no second, hand-kept copy.
-// Schemas registered as components (lib/openapi/registry.ts) are named components; request schemas are inlined as their input.
+// Schemas registered as components (lib/openapi/registry.ts) are named components: answers as output, request bodies as input.
 import { z } from "zod";
-import { apiSchemas, component } from "./registry";
+import { validationFailed } from "@/lib/core/errors";
+import { apiSchemas, component, requestBodies, wireSchemas } from "./registry";
 import "@/lib/core/validation";
 import { type Operation, operations } from "./operations";
 
@@ -11,7 +12,8 @@ const COMPONENT = (id: string) => `#/components/schemas/${id}`;
 
 const errorBody = component(
   z.object({ message: z.string().describe("What went wrong, in words a person understands") }),
-  "Error",
+  // Not `Error`: generated code would export a type that hides JavaScript's own Error.
+  "ApiError",
 );
 const validationErrorBody = component(
   z.object({
@@ -65,11 +67,44 @@ function clean(schema: JsonSchema): JsonSchema {
   return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "$schema" && key !== "$id"));
 }
 
+/** What a wire schema keeps of the text schema it replaces. */
+const ANNOTATIONS = new Set(["description", "default", "examples", "deprecated"]);
+
+/**
+ * zod's JSON Schema, adjusted for the wire: a query value documented as what it stands for (an integer, a boolean),
+ * and an object with declared fields and any others (a client's custom fields) without `additionalProperties: {}`,
+ * which JSON Schema allows anyway but which would make generated types accept any misspelt key.
+ */
+function toJsonSchema(schema: z.ZodType | typeof apiSchemas, io: "input" | "output") {
+  // One function for a schema and for the registries; zod's overloads take them apart.
+  return z.toJSONSchema(schema as never, {
+    io,
+    unrepresentable: "any",
+    uri: COMPONENT,
+    override: ({ zodSchema, jsonSchema }) => {
+      const wire = wireSchemas.get(zodSchema);
+      if (wire) {
+        for (const key of Object.keys(jsonSchema)) if (!ANNOTATIONS.has(key)) delete (jsonSchema as JsonSchema)[key];
+        Object.assign(jsonSchema, clean(z.toJSONSchema(wire, { io: "output" }) as JsonSchema));
+      }
+      const additional = jsonSchema.additionalProperties;
+      const anyValue = typeof additional === "object" && Object.keys(additional).every((key) => key === "description");
+      if (jsonSchema.properties && anyValue) delete jsonSchema.additionalProperties;
+    },
+  }) as JsonSchema;
+}
+
 /** A schema as JSON Schema: a $ref when it is a registered component, else inlined (as input or output). */
 function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const id = apiSchemas.get(schema)?.id;
-  if (id && io === "output") return { $ref: COMPONENT(id) };
-  return clean(z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema);
+  const id = (io === "output" ? apiSchemas : requestBodies).get(schema)?.id;
+  if (id) return { $ref: COMPONENT(id) };
+  return clean(toJsonSchema(schema, io));
+}
+
+/** The first example of a schema (its `.meta({ examples })`; a union's first option's), for the media types. */
+function exampleOf(schema: z.ZodType): unknown {
+  if (schema instanceof z.ZodUnion) return exampleOf(schema.options[0] as z.ZodType);
+  return (schema.meta()?.examples as unknown[] | undefined)?.[0];
 }
 
 function parameters(op: Operation) {
@@ -97,20 +132,31 @@ function parameters(op: Operation) {
 
 function operationObject(op: Operation) {
   const errors = [...new Set([...op.errors, ...ALWAYS])].sort();
+  const example = op.response.example ?? exampleOf(op.response.schema);
   return {
     tags: [op.tag],
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
-    operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, "By_$1").replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+    operationId: op.id,
     parameters: parameters(op),
     ...(op.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(op.body, "input") } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: schemaOf(op.body, "input"), example: exampleOf(op.body) } },
+          },
+        }
       : {}),
     responses: {
       [op.response.status]: {
         description: op.response.description,
         headers: headerRefs,
-        content: { "application/json": { schema: schemaOf(op.response.schema, "output") } },
+        content: {
+          "application/json": {
+            schema: schemaOf(op.response.schema, "output"),
+            ...(example === undefined ? {} : { example }),
+          },
+        },
       },
       ...Object.fromEntries(
         errors.map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status][0]}` }]),
@@ -119,12 +165,22 @@ function operationObject(op: Operation) {
   };
 }
 
-export function openApiDocument() {
-  // Registered (output) schemas, as components; referencing each other by $ref.
-  const registered = z.toJSONSchema(apiSchemas, { io: "output", unrepresentable: "any", uri: COMPONENT }) as {
+// Made the way the API makes a 422, so the example cannot drift from the real answer.
+const { message, errors } = validationFailed({
+  name: ["Must not be empty."],
+  "contact.email": ["Must be a valid email address."],
+});
+const VALIDATION_EXAMPLE = { message, errors };
+
+/** The document; `serverUrl` is the API's absolute base URL (generated clients need one to run outside a browser). */
+export function openApiDocument(serverUrl = "http://localhost:3000/api/v1") {
+  // Registered schemas, as components referencing each other by $ref: answers as output, request bodies as input.
+  const components = [toJsonSchema(apiSchemas, "output"), toJsonSchema(requestBodies, "input")] as unknown as {
     schemas: Record<string, JsonSchema>;
-  };
-  const schemas = Object.fromEntries(Object.entries(registered.schemas).map(([id, s]) => [id, clean(s)]));
+  }[];
+  const schemas = Object.fromEntries(
+    components.flatMap((c) => Object.entries(c.schemas)).map(([id, schema]) => [id, clean(schema)]),
+  );
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op);
 
@@ -138,7 +194,7 @@ export function openApiDocument() {
         "as `Authorization: Bearer <token>` and acts as the token's user, within that user's tenant and permissions.",
       license: { name: "Proprietary" },
     },
-    servers: [{ url: "/api/v1" }],
+    servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
@@ -167,7 +223,10 @@ export function openApiDocument() {
                 : {}),
             },
             content: {
-              "application/json": { schema: schemaOf(status === "422" ? validationErrorBody : errorBody, "output") },
+              "application/json":
+                status === "422"
+                  ? { schema: schemaOf(validationErrorBody, "output"), example: VALIDATION_EXAMPLE }
+                  : { schema: schemaOf(errorBody, "output") },
             },
           },
         ]),

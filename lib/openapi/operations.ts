@@ -12,11 +12,14 @@ import {
 } from "@/lib/clients/schemas";
 import { contactObject, createContactBody, listContactsQuery, updateContactBody } from "@/lib/contacts/schemas";
 import { cursorPaginatedSchema, paginatedSchema } from "@/lib/core/pagination";
+import { recordId } from "@/lib/core/references";
 import { createJobBody, jobListItemObject, jobObject, listJobsQuery, updateJobBody } from "@/lib/jobs/schemas";
 import { listTimeLogsQuery, timeLogObject } from "@/lib/time-logs/schemas";
 import { listUsersQuery, profileObject, userByEmailObject, userListObject, userObject } from "@/lib/users/schemas";
 
 export interface Operation {
+  /** The operationId: a verb and a noun (`listClients`), which generated clients name their functions after. */
+  id: string;
   method: "get" | "post" | "put";
   /** OpenAPI path template under /api/v1, e.g. `/clients/{uuid}`. */
   path: string;
@@ -27,7 +30,8 @@ export interface Operation {
   params?: Record<string, z.ZodType>;
   query?: z.ZodObject;
   body?: z.ZodType;
-  response: { status: 200 | 201; schema: z.ZodType; description: string };
+  /** The answer; its example defaults to the schema's first `.meta({ examples })`. */
+  response: { status: 200 | 201; schema: z.ZodType; description: string; example?: unknown };
   /** Error statuses this operation can answer with, beyond the ones every operation can (401, 406, 429). */
   errors: (400 | 403 | 404 | 413 | 415 | 422)[];
 }
@@ -37,6 +41,7 @@ const BODY_ERRORS = [400, 413, 415, 422] as const;
 
 export const operations: Operation[] = [
   {
+    id: "getCurrentUser",
     method: "get",
     path: "/me",
     tag: "Users",
@@ -45,6 +50,7 @@ export const operations: Operation[] = [
     errors: [],
   },
   {
+    id: "listClients",
     method: "get",
     path: "/clients",
     tag: "Clients",
@@ -62,6 +68,7 @@ export const operations: Operation[] = [
     errors: [422],
   },
   {
+    id: "createClient",
     method: "post",
     path: "/clients",
     tag: "Clients",
@@ -72,6 +79,7 @@ export const operations: Operation[] = [
     errors: [403, ...BODY_ERRORS],
   },
   {
+    id: "searchClients",
     method: "get",
     path: "/clients/search",
     tag: "Clients",
@@ -82,6 +90,7 @@ export const operations: Operation[] = [
     errors: [422],
   },
   {
+    id: "getClient",
     method: "get",
     path: "/clients/{uuid}",
     tag: "Clients",
@@ -91,6 +100,7 @@ export const operations: Operation[] = [
     errors: [403, 404],
   },
   {
+    id: "updateClient",
     method: "put",
     path: "/clients/{uuid}",
     tag: "Clients",
@@ -103,6 +113,7 @@ export const operations: Operation[] = [
     errors: [403, 404, ...BODY_ERRORS],
   },
   {
+    id: "listContacts",
     method: "get",
     path: "/contacts",
     tag: "Contacts",
@@ -119,6 +130,7 @@ export const operations: Operation[] = [
     errors: [422],
   },
   {
+    id: "createContact",
     method: "post",
     path: "/contacts",
     tag: "Contacts",
@@ -128,6 +140,7 @@ export const operations: Operation[] = [
     errors: [403, ...BODY_ERRORS],
   },
   {
+    id: "getContact",
     method: "get",
     path: "/contacts/{uuid}",
     tag: "Contacts",
@@ -137,6 +150,7 @@ export const operations: Operation[] = [
     errors: [403, 404],
   },
   {
+    id: "updateContact",
     method: "put",
     path: "/contacts/{uuid}",
     tag: "Contacts",
@@ -149,6 +163,7 @@ export const operations: Operation[] = [
     errors: [403, 404, ...BODY_ERRORS],
   },
   {
+    id: "listJobs",
     method: "get",
     path: "/jobs",
     tag: "Jobs",
@@ -164,6 +179,7 @@ export const operations: Operation[] = [
     errors: [422],
   },
   {
+    id: "createJob",
     method: "post",
     path: "/jobs",
     tag: "Jobs",
@@ -174,6 +190,7 @@ export const operations: Operation[] = [
     errors: [403, ...BODY_ERRORS],
   },
   {
+    id: "getJob",
     method: "get",
     path: "/jobs/{uuid}",
     tag: "Jobs",
@@ -187,6 +204,7 @@ export const operations: Operation[] = [
     errors: [403, 404],
   },
   {
+    id: "updateJob",
     method: "put",
     path: "/jobs/{uuid}",
     tag: "Jobs",
@@ -201,6 +219,7 @@ export const operations: Operation[] = [
     errors: [403, 404, ...BODY_ERRORS],
   },
   {
+    id: "listUsers",
     method: "get",
     path: "/users",
     tag: "Users",
@@ -211,20 +230,17 @@ export const operations: Operation[] = [
     errors: [422],
   },
   {
+    id: "getUser",
     method: "get",
     path: "/users/{id}",
     tag: "Users",
     summary: "Get a user",
-    params: {
-      id: z
-        .string()
-        .regex(/^[1-9]\d*$/)
-        .describe("The user's integer id"),
-    },
+    params: { id: recordId().describe("The user's integer id") },
     response: { status: 200, schema: userObject, description: "The user" },
     errors: [403, 404],
   },
   {
+    id: "findUserByEmail",
     method: "get",
     path: "/users/email/{email}",
     tag: "Users",
@@ -235,6 +251,7 @@ export const operations: Operation[] = [
     errors: [],
   },
   {
+    id: "listTimeLogs",
     method: "get",
     path: "/time-logs",
     tag: "Time logs",

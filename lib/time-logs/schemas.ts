@@ -44,4 +44,17 @@ export const timeLogObject = component(
     updated_at: updatedAtOutput(),
   }),
   "TimeLog",
+  {
+    uuid: "c3a9e1f7-8d24-4b6e-9f05-2e7a1d3b5c69",
+    client: { uuid: "0f6c2d7e-6b1a-4c55-9d1e-3a7b2f9c8e41", name: "Harbour Bakery Ltd" },
+    task: { uuid: "9b7e4c21-3f58-4d0a-a6e2-1c8d5f7b9e30", name: "Year-end accounts 2026" },
+    user: { id: 3, fullname: "Sam Standard" },
+    note: "Bank reconciliation, November",
+    hours: 1.75,
+    hours_time: "01:45",
+    date: "2026-11-20",
+    formatted_date: "20 Nov 2026",
+    created_at: "2026-11-20T17:05:12.331Z",
+    updated_at: "2026-11-20T17:05:12.331Z",
+  },
 );

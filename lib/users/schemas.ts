@@ -77,7 +77,24 @@ export const userObject = component(
   "User",
 );
 
-export const userListObject = component(z.object({ data: z.array(userObject) }), "UserList");
+const userExample = {
+  id: 3,
+  fullname: "Sam Standard",
+  firstname: "Sam",
+  lastname: "Standard",
+  email: "sam@firm.example",
+  initials: "SS",
+  avatar_url: "https://app.example.com/avatars/SS.svg",
+  role: "Standard",
+  timezone: "Europe/London",
+  client_access: "client_groups",
+  is_contractor: false,
+  is_owner: false,
+  archived_date: null,
+  updated_at: "2026-11-18T08:30:00.000Z",
+};
+
+export const userListObject = component(z.object({ data: z.array(userObject) }), "UserList", { data: [userExample] });
 export const userByEmailObject = component(
   z.object({
     data: userObject.nullable().describe("The matching user, or null when no user of the workspace has the email"),

@@ -2,9 +2,10 @@
 // enough that the contract check in tests/support/api.ts catches answers that drift from it.
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as openapi from "@/app/api/v1/openapi.json/route";
 import { openApiDocument } from "@/lib/openapi/document";
+import { operations } from "@/lib/openapi/operations";
 import { assertMatchesContract } from "../support/contract";
 import { importRoute } from "../support/routes";
 
@@ -20,12 +21,125 @@ async function routeFiles() {
 
 describe("GET /openapi.json", () => {
   it("answers the OpenAPI 3.1 document without a token", async () => {
-    const res = await openapi.GET();
+    const res = await openapi.GET(new Request("http://api.firm.test:8080/api/v1/openapi.json"));
     expect(res.status).toBe(200);
     const doc = await res.json();
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(Object.keys(doc.paths)).toContain("/clients/{uuid}");
+  });
+
+  it("names the API's absolute URL as its server, on the public origin like every link", async () => {
+    const served = async (url: string, headers: Record<string, string> = {}) =>
+      (await (await openapi.GET(new Request(url, { headers }))).json()).servers;
+    expect(await served("http://api.firm.test:8080/api/v1/openapi.json")).toEqual([
+      { url: "http://api.firm.test:8080/api/v1" },
+    ]);
+    // A forwarded host counts only from a trusted proxy.
+    expect(await served("http://internal:3000/api/v1/openapi.json", { "x-forwarded-host": "evil.test" })).toEqual([
+      { url: "http://internal:3000/api/v1" },
+    ]);
+    vi.stubEnv("APP_URL", "https://clients.firm.example");
+    try {
+      expect(await served("http://internal:3000/api/v1/openapi.json")).toEqual([
+        { url: "https://clients.firm.example/api/v1" },
+      ]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
+describe("the document for generated clients", () => {
+  const doc = openApiDocument() as any;
+  const allOperations = Object.entries(doc.paths).flatMap(([template, methods]) =>
+    Object.entries(methods as Record<string, any>).map(([method, op]) => ({ template, method, op })),
+  );
+  const parameter = (template: string, name: string) =>
+    doc.paths[template].get.parameters.find((p: { name: string }) => p.name === name).schema;
+
+  it("names every operation with a verb, once", () => {
+    const ids = allOperations.map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^(get|list|create|update|search|find)[A-Z][A-Za-z]+$/);
+    expect(ids).toEqual(
+      expect.arrayContaining(["listClients", "createClient", "updateClient", "getCurrentUser", "findUserByEmail"]),
+    );
+  });
+
+  it("types numbers and booleans of queries and paths as what they are, with their bounds", () => {
+    expect(parameter("/clients", "page")).toEqual({ type: "integer", minimum: 1, maximum: 1_000_000 });
+    expect(parameter("/clients", "limit")).toEqual({ type: "integer", minimum: 1, maximum: 1000 });
+    expect(parameter("/clients", "include_archived")).toEqual({ type: "boolean" });
+    expect(parameter("/jobs", "users[]").items).toEqual({ type: "integer", minimum: 1, maximum: 2_147_483_647 });
+    expect(parameter("/jobs", "include_completed")).toEqual({ type: "boolean" });
+    expect(parameter("/users/{id}", "id")).toMatchObject({ type: "integer", minimum: 1, maximum: 2_147_483_647 });
+    for (const { template, method, op } of allOperations) {
+      for (const p of op.parameters) {
+        const schema = JSON.stringify(p.schema);
+        expect(schema, `${method} ${template} ${p.name}`).not.toContain('"1","0"');
+        expect(schema, `${method} ${template} ${p.name}`).not.toContain("-?\\d");
+      }
+    }
+  });
+
+  it("lists the named ranges of every date range, beside the FROM,TO form", () => {
+    for (const [template, name] of [
+      ["/jobs", "due_date_range"],
+      ["/jobs", "start_date_range"],
+      ["/time-logs", "range"],
+    ]) {
+      const [named, fromTo] = parameter(template, name).anyOf;
+      expect(named.enum).toEqual(expect.arrayContaining(["today", "last_month", "this_year"]));
+      expect(fromTo.pattern).toBeDefined();
+    }
+    expect(doc.components.schemas.JobCreate.properties.due_date.anyOf[0]).toMatchObject({ format: "date" });
+    expect(doc.components.schemas.Job.properties.due_date.anyOf[0]).toMatchObject({ format: "date" });
+  });
+
+  it("names every request body, and shares one type for the links and meta of every page", () => {
+    const bodies = allOperations.filter(({ op }) => op.requestBody);
+    expect(bodies.length).toBeGreaterThan(0);
+    for (const { op } of bodies) expect(op.requestBody.content["application/json"].schema.$ref).toBeDefined();
+    for (const name of ["ClientCreate", "ClientUpdate", "ContactCreate", "ContactUpdate", "JobCreate", "JobUpdate"])
+      expect(doc.components.schemas, name).toHaveProperty(name);
+    const pages = Object.entries(doc.components.schemas).filter(([name]) => name.endsWith("Page"));
+    expect(pages.length).toBeGreaterThan(3);
+    for (const [name, page] of pages as [string, any][]) {
+      const kind = name.endsWith("CursorPage") ? "CursorPagination" : "Pagination";
+      expect(page.properties.links, name).toEqual({ $ref: `#/components/schemas/${kind}Links` });
+      expect(page.properties.meta, name).toEqual({ $ref: `#/components/schemas/${kind}Meta` });
+    }
+  });
+
+  it("calls its error body ApiError, not Error, which would hide JavaScript's own in generated code", () => {
+    expect(doc.components.schemas).toHaveProperty("ApiError");
+    expect(doc.components.schemas).not.toHaveProperty("Error");
+  });
+
+  it("declares a client's fields without allowing any other key in generated types, and keeps others closed", () => {
+    expect(doc.components.schemas.Client).not.toHaveProperty("additionalProperties");
+    expect(doc.components.schemas.Client.description).toMatch(/custom field/);
+    expect(doc.components.schemas.Contact.additionalProperties).toBe(false);
+  });
+
+  it("carries an example for every body, every list and the 422, each valid for its schema", () => {
+    for (const op of operations) {
+      const documented = doc.paths[op.path][op.method];
+      const path = `/api/v1${op.path.replace(/\{\w+\}/g, "1")}`;
+      if (op.body) {
+        const example = documented.requestBody.content["application/json"].example;
+        expect(example, `${op.id} body`).toBeDefined();
+        expect(op.body.safeParse(example).error, `${op.id} body example`).toBeUndefined();
+      }
+      const answer = documented.responses[op.response.status].content["application/json"];
+      if (op.id.startsWith("list")) expect(answer.example, `${op.id} answer`).toBeDefined();
+      if (answer.example !== undefined)
+        assertMatchesContract(op.method.toUpperCase(), path, op.response.status, answer.example);
+    }
+    const invalid = doc.components.responses.ValidationFailed.content["application/json"].example;
+    assertMatchesContract("POST", "/api/v1/clients", 422, invalid);
+    expect(invalid.message).toMatch(/^The given data was invalid\./);
   });
 });
 
