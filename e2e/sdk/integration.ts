@@ -20,13 +20,16 @@ export async function runIntegration(baseUrl: string, token: string) {
 
   // Every client, page by page, with numbers and booleans as themselves.
   const paged: Client[] = [];
+  let total = 0;
   for (let page = 1; ; page++) {
     const { data, error } = await api.GET("/clients", {
-      params: { query: { page, limit: 50, include_archived: true } },
+      params: { query: { page, limit: 20, include_archived: true } },
     });
     if (!data) return fail("GET /clients", error);
     paged.push(...data.data);
-    if (!("total" in data.meta) || page >= data.meta.last_page) break;
+    if (!("total" in data.meta)) break;
+    total = data.meta.total;
+    if (page >= data.meta.last_page) break;
   }
 
   // The same with cursor pages, then only what changed since.
@@ -35,7 +38,7 @@ export async function runIntegration(baseUrl: string, token: string) {
   while (cursor !== null) {
     const after: string = cursor;
     const { data, error } = await api.GET("/clients", {
-      params: { query: { cursor: after, per_page: 50, include_archived: true, sort_by: "updated_at" } },
+      params: { query: { cursor: after, per_page: 20, include_archived: true, sort_by: "updated_at" } },
     });
     if (!data) return fail("GET /clients?cursor=", error);
     synced.push(...data.data);
@@ -90,6 +93,7 @@ export async function runIntegration(baseUrl: string, token: string) {
   return {
     me,
     user,
+    total,
     paged: paged.map((c) => c.uuid),
     synced: synced.map((c) => c.uuid),
     created,
