@@ -158,7 +158,6 @@ export const clientObject = component(
     created_at: "2026-11-02T09:14:05.120Z",
     updated_at: "2026-11-20T16:41:27.503Z",
     contacts: [contactExample],
-    "VAT number": "GB123456789",
   },
 );
 

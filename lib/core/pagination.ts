@@ -124,3 +124,11 @@ export function paginatedSchema(item: z.ZodType, id: string) {
   const example = examplePage(item, false);
   return component(example ? envelope.meta({ examples: [example] }) : envelope, id);
 }
+
+/** A list's answer: `{name}Page`, or with `cursor=` a `{name}CursorPage`; one component, `{name}List`, for both. */
+export function listAnswerSchema(item: z.ZodType, name: string) {
+  return component(
+    z.union([paginatedSchema(item, `${name}Page`), cursorPaginatedSchema(item, `${name}CursorPage`)]),
+    `${name}List`,
+  );
+}

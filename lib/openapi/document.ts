@@ -94,7 +94,10 @@ function toJsonSchema(schema: z.ZodType | typeof apiSchemas, io: "input" | "outp
   }) as JsonSchema;
 }
 
-/** A schema as JSON Schema: a $ref when it is a registered component, else inlined (as input or output). */
+/**
+ * A schema as JSON Schema: a $ref when it is a registered component, else inlined (as input or output). An inline
+ * schema repeats the components inside it in full, so answers made of components are components themselves.
+ */
 function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   const id = (io === "output" ? apiSchemas : requestBodies).get(schema)?.id;
   if (id) return { $ref: COMPONENT(id) };

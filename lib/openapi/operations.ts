@@ -11,7 +11,7 @@ import {
   updateClientBody,
 } from "@/lib/clients/schemas";
 import { contactObject, createContactBody, listContactsQuery, updateContactBody } from "@/lib/contacts/schemas";
-import { cursorPaginatedSchema, paginatedSchema } from "@/lib/core/pagination";
+import { listAnswerSchema, paginatedSchema } from "@/lib/core/pagination";
 import { recordId } from "@/lib/core/references";
 import { createJobBody, jobListItemObject, jobObject, listJobsQuery, updateJobBody } from "@/lib/jobs/schemas";
 import { listTimeLogsQuery, timeLogObject } from "@/lib/time-logs/schemas";
@@ -59,10 +59,7 @@ export const operations: Operation[] = [
     query: listClientsQuery,
     response: {
       status: 200,
-      schema: z.union([
-        paginatedSchema(clientObject, "ClientPage"),
-        cursorPaginatedSchema(clientObject, "ClientCursorPage"),
-      ]),
+      schema: listAnswerSchema(clientObject, "Client"),
       description: "A page of clients; with cursor=, a cursor page",
     },
     errors: [422],
@@ -121,10 +118,7 @@ export const operations: Operation[] = [
     query: listContactsQuery,
     response: {
       status: 200,
-      schema: z.union([
-        paginatedSchema(contactObject, "ContactPage"),
-        cursorPaginatedSchema(contactObject, "ContactCursorPage"),
-      ]),
+      schema: listAnswerSchema(contactObject, "Contact"),
       description: "A page of contacts; with cursor=, a cursor page",
     },
     errors: [422],

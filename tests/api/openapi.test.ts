@@ -97,10 +97,15 @@ describe("the document for generated clients", () => {
     expect(doc.components.schemas.Job.properties.due_date.anyOf[0]).toMatchObject({ format: "date" });
   });
 
-  it("names every request body, and shares one type for the links and meta of every page", () => {
+  it("names every request body and answer, and shares one type for the links and meta of every page", () => {
     const bodies = allOperations.filter(({ op }) => op.requestBody);
     expect(bodies.length).toBeGreaterThan(0);
     for (const { op } of bodies) expect(op.requestBody.content["application/json"].schema.$ref).toBeDefined();
+    // Answers too: an inline answer would repeat its components, and generators would name the copies anew.
+    for (const { template, method, op } of allOperations) {
+      const [success] = Object.entries(op.responses).filter(([status]) => status.startsWith("2"));
+      expect((success[1] as any).content["application/json"].schema.$ref, `${method} ${template}`).toBeDefined();
+    }
     for (const name of ["ClientCreate", "ClientUpdate", "ContactCreate", "ContactUpdate", "JobCreate", "JobUpdate"])
       expect(doc.components.schemas, name).toHaveProperty(name);
     const pages = Object.entries(doc.components.schemas).filter(([name]) => name.endsWith("Page"));

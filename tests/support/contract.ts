@@ -47,7 +47,10 @@ export function assertMatchesContract(method: string, pathname: string, status: 
   if (response.$ref)
     response = (doc.components.responses as Record<string, ResponseSpec>)[response.$ref.split("/").pop()!];
   const schema = response.content?.["application/json"].schema as { $ref?: string };
-  const validate = schema.$ref ? ajv.getSchema(`${BASE}${schema.$ref}`)! : ajv.compile(schema);
+  // An inline schema's $refs name the document's components, which ajv knows under BASE.
+  const validate = schema.$ref
+    ? ajv.getSchema(`${BASE}${schema.$ref}`)!
+    : ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${BASE}#/components/`)));
   if (!validate(body)) {
     const problems = ajv.errorsText(validate.errors, { separator: "\n  " });
     throw new Error(
