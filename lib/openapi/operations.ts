@@ -158,8 +158,11 @@ export const operations: Operation[] = [
     query: listJobsQuery,
     response: {
       status: 200,
-      schema: paginatedSchema(jobListItemObject, "JobPage"),
-      description: "A page of jobs, in the list shape",
+      schema: z.union([
+        paginatedSchema(jobListItemObject, "JobPage"),
+        cursorPaginatedSchema(jobListItemObject, "JobCursorPage"),
+      ]),
+      description: "A page of jobs, in the list shape; with cursor=, a cursor page",
     },
     errors: [422],
   },
@@ -243,8 +246,11 @@ export const operations: Operation[] = [
     query: listTimeLogsQuery,
     response: {
       status: 200,
-      schema: paginatedSchema(timeLogObject, "TimeLogPage"),
-      description: "A page of time logs",
+      schema: z.union([
+        paginatedSchema(timeLogObject, "TimeLogPage"),
+        cursorPaginatedSchema(timeLogObject, "TimeLogCursorPage"),
+      ]),
+      description: "A page of time logs; with cursor=, a cursor page",
     },
     errors: [422],
   },
