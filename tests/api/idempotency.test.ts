@@ -6,6 +6,8 @@ import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as contactsRoute from "@/app/api/v1/contacts/route";
 import * as jobRoute from "@/app/api/v1/jobs/[uuid]/route";
 import { prisma } from "@/lib/db/client";
+import { claimKey } from "@/lib/db/idempotency";
+import { tenantDb } from "@/lib/db/tenant";
 import { createApiToken } from "@/lib/tokens";
 import { call, tokenFor, userByEmail } from "../support/api";
 
@@ -244,5 +246,17 @@ describe("Idempotency-Key", () => {
       const fresh201 = answers.filter((a) => a.status === 201 && a.headers.get("Idempotent-Replayed") === null);
       expect(fresh201).toHaveLength(1);
     }
+  });
+
+  it("gives a key to exactly one of many claims made at once (on PostgreSQL, over several connections)", async () => {
+    const client = await prisma();
+    const scope = { db: tenantDb(client, tenantId), tenant: { id: tenantId } };
+    const token = await client.apiToken.findFirstOrThrow({ where: { tenantId } });
+    const key = fresh("claims");
+    const claims = await Promise.all(
+      Array.from({ length: 8 }, () => claimKey(scope, { tokenId: token.id, key }, "f".repeat(64))),
+    );
+    expect(claims.filter((held) => held === null)).toHaveLength(1);
+    for (const held of claims.filter((h) => h !== null)) expect(held).toMatchObject({ status: null });
   });
 });
