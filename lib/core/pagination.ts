@@ -95,3 +95,14 @@ export function paginatedSchema(item: z.ZodType, id: string) {
   });
   return component(envelope, id);
 }
+
+/**
+ * The answer of a list with both kinds of pages: a page, or with `cursor=` a cursor page. Registered as a component
+ * of its own (`{name}Pages`) so that the document refers to both envelopes by name instead of inlining them.
+ */
+export function listAnswerSchema(item: z.ZodType, name: string) {
+  return component(
+    z.union([paginatedSchema(item, `${name}Page`), cursorPaginatedSchema(item, `${name}CursorPage`)]),
+    `${name}Pages`,
+  );
+}

@@ -11,7 +11,7 @@ import {
   updateClientBody,
 } from "@/lib/clients/schemas";
 import { contactObject, createContactBody, listContactsQuery, updateContactBody } from "@/lib/contacts/schemas";
-import { cursorPaginatedSchema, paginatedSchema } from "@/lib/core/pagination";
+import { listAnswerSchema } from "@/lib/core/pagination";
 import { createJobBody, jobListItemObject, jobObject, listJobsQuery, updateJobBody } from "@/lib/jobs/schemas";
 import { listTimeLogsQuery, timeLogObject } from "@/lib/time-logs/schemas";
 import { listUsersQuery, profileObject, userByEmailObject, userListObject, userObject } from "@/lib/users/schemas";
@@ -53,10 +53,7 @@ export const operations: Operation[] = [
     query: listClientsQuery,
     response: {
       status: 200,
-      schema: z.union([
-        paginatedSchema(clientObject, "ClientPage"),
-        cursorPaginatedSchema(clientObject, "ClientCursorPage"),
-      ]),
+      schema: listAnswerSchema(clientObject, "Client"),
       description: "A page of clients; with cursor=, a cursor page",
     },
     errors: [422],
@@ -110,10 +107,7 @@ export const operations: Operation[] = [
     query: listContactsQuery,
     response: {
       status: 200,
-      schema: z.union([
-        paginatedSchema(contactObject, "ContactPage"),
-        cursorPaginatedSchema(contactObject, "ContactCursorPage"),
-      ]),
+      schema: listAnswerSchema(contactObject, "Contact"),
       description: "A page of contacts; with cursor=, a cursor page",
     },
     errors: [422],
@@ -158,10 +152,7 @@ export const operations: Operation[] = [
     query: listJobsQuery,
     response: {
       status: 200,
-      schema: z.union([
-        paginatedSchema(jobListItemObject, "JobPage"),
-        cursorPaginatedSchema(jobListItemObject, "JobCursorPage"),
-      ]),
+      schema: listAnswerSchema(jobListItemObject, "Job"),
       description: "A page of jobs, in the list shape; with cursor=, a cursor page",
     },
     errors: [422],
@@ -246,10 +237,7 @@ export const operations: Operation[] = [
     query: listTimeLogsQuery,
     response: {
       status: 200,
-      schema: z.union([
-        paginatedSchema(timeLogObject, "TimeLogPage"),
-        cursorPaginatedSchema(timeLogObject, "TimeLogCursorPage"),
-      ]),
+      schema: listAnswerSchema(timeLogObject, "TimeLog"),
       description: "A page of time logs; with cursor=, a cursor page",
     },
     errors: [422],
