@@ -1,7 +1,8 @@
 // The API wrapper every route file uses. A route file declares, per method, what its endpoint needs (permission,
 // the record its path names, query and body schemas) and a handler; the wrapper runs token authentication within
 // the rate limits, then the checks in the order decisions.md fixes (401 token → 403 read-only token → 403 permission → 404/403 record →
-// 422 query or body shape → the handler's own 422s), and maps every error to its JSON answer.
+// 422 query or body shape → the handler's own 422s), runs a POST or PUT with an Idempotency-Key once per key
+// (lib/api/idempotency.ts), and maps every error to its JSON answer.
 import type { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import { type Permission, requirePermission } from "@/lib/auth/permissions";
@@ -13,6 +14,7 @@ import { refusedApiPath } from "@/lib/http/api-path";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
 import { bearerToken } from "@/lib/tokens";
 import { authenticate } from "./authenticate";
+import { idempotent } from "./idempotency";
 import { enterRequest, leaveRequest } from "./in-flight";
 import { queryObject, readJsonObject } from "./request";
 import { faultAnswer, logThrottled, serviceUnavailable } from "./unavailable";
@@ -174,11 +176,15 @@ function answerWith(spec: AnyEndpoint): Answer {
     const params = await context.params;
     const record = spec.load ? await spec.load(caller, params) : undefined;
     const query = spec.query ? parseInput(spec.query, queryObject(new URL(request.url).searchParams)) : undefined;
-    const body = spec.body ? parseInput(spec.body, await readJsonObject(request)) : undefined;
-    const result = await spec.handler({ request, caller, params, query, body, record });
-    if (result instanceof Response) return result;
-    if (result instanceof JsonResponse) return Response.json(result.body, { status: result.status });
-    return Response.json(result);
+    const json = spec.body ? await readJsonObject(request) : undefined;
+    const body = spec.body ? parseInput(spec.body, json) : undefined;
+    // A write with an Idempotency-Key runs once per key; the checks above run on every request, replays included.
+    return idempotent(request, caller, json, async () => {
+      const result = await spec.handler({ request, caller, params, query, body, record });
+      if (result instanceof Response) return result;
+      if (result instanceof JsonResponse) return Response.json(result.body, { status: result.status });
+      return Response.json(result);
+    });
   };
 }
 

@@ -27,9 +27,19 @@ export const updatedSinceQuery = {
   updated_since: z.iso
     .datetime({ offset: true })
     // Years 0001-9999, as for every date (PostgreSQL refuses year 0000 with a server error).
-    .refine((s) => isCalendarDate(s.slice(0, 10)) && isCalendarDate(new Date(s).toISOString().slice(0, 10)), {
-      message: "Must be a real date and time in the years 0001 to 9999.",
-    })
+    // The check runs even when the format check failed: a string no Date can hold (a valid date followed by junk) is
+    // refused here rather than thrown by toISOString (a 500, found by the sweep).
+    .refine(
+      (s) => {
+        const date = new Date(s);
+        return (
+          !Number.isNaN(date.getTime()) &&
+          isCalendarDate(s.slice(0, 10)) &&
+          isCalendarDate(date.toISOString().slice(0, 10))
+        );
+      },
+      { message: "Must be a real date and time in the years 0001 to 9999." },
+    )
     .transform((s) => new Date(s))
     .optional()
     .describe("Only records whose updated_at is at or after this ISO 8601 date and time (with Z or an offset)"),

@@ -3,23 +3,26 @@
 // Prisma's own `cursor` option re-reads the cursor's row; this filter needs only the position's values.
 import { cursorBinding, decodeCursor, encodeCursor, type Position } from "@/lib/core/cursor";
 import type { CursorPage } from "@/lib/core/pagination";
-import type { ListOrder } from "./search-page";
+import { atPath, fieldPath, type ListOrder } from "./search-page";
 
-const field = (column: string) => column.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase());
+const isNull = (column: string, nullWhen?: string) => atPath(fieldPath(nullWhen ?? column), null);
+
+const equals = ([column, , , nullWhen]: ListOrder[number], value: Position[number]) =>
+  value === null ? isNull(column, nullWhen) : atPath(fieldPath(column), value);
 
 /**
- * (c1, c2, …) after (v1, v2, …) in the order's directions: c1 past v1, or c1 = v1 and c2 past v2, and so on.
- * The order's columns must be non-null and the last one unique.
+ * (c1, c2, …) after (v1, v2, …) in the order's directions: c1 past v1, or c1 = v1 and c2 past v2, and so on. Past a
+ * value of a nulls-last column lie the greater (or smaller) values and every null; past a null, no value of it.
  */
 export function keysetAfter(order: ListOrder, position: Position) {
-  return {
-    OR: order.map(([column, direction], i) => ({
-      AND: [
-        ...order.slice(0, i).map(([earlier], j) => ({ [field(earlier)]: position[j] })),
-        { [field(column)]: { [direction === "asc" ? "gt" : "lt"]: position[i] } },
-      ],
-    })),
-  };
+  const branches = order.flatMap(([column, direction, nulls, nullWhen], i) => {
+    const value = position[i];
+    if (value === null) return [];
+    const past = atPath(fieldPath(column), { [direction === "asc" ? "gt" : "lt"]: value });
+    const earlier = order.slice(0, i).map((earlierColumn, j) => equals(earlierColumn, position[j]));
+    return [{ AND: [...earlier, nulls ? { OR: [past, isNull(column, nullWhen)] } : past] }];
+  });
+  return { OR: branches };
 }
 
 /**
@@ -41,10 +44,16 @@ export async function readCursorPage<Row extends Record<string, unknown>>(
   return { perPage, rows, nextCursor };
 }
 
-/** The position of a row in the order (dates as ISO strings, which Prisma reads back as dates). */
+/** The position of a row in the order (dates as ISO strings, which Prisma reads back as dates; decimals as strings). */
 export function positionOf(order: ListOrder, row: Record<string, unknown>): Position {
   return order.map(([column]) => {
-    const value = row[field(column)];
-    return value instanceof Date ? value.toISOString() : (value as string | number | null);
+    const value = fieldPath(column).reduce<unknown>(
+      (inner, key) => (inner as Record<string, unknown> | null)?.[key] ?? null,
+      row,
+    );
+    if (value instanceof Date) return value.toISOString();
+    // A Prisma Decimal: its string keeps every digit, and Prisma takes a string where it takes a decimal.
+    if (value !== null && typeof value === "object") return String(value);
+    return value as string | number | null;
   });
 }

@@ -7,14 +7,31 @@ import type { Direction } from "@/lib/core/validation";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { TenantScope } from "./tenant";
 
-/** A list's order: database columns and directions, the last column unique. */
-export type ListOrder = [column: string, direction: Direction][];
+/**
+ * A list's order: columns and directions, the last column unique and non-null. A column is a database column, or
+ * `relation.column` of a to-one relation; `"last"` marks one that may be null, whose nulls come last in both
+ * directions. For a relation's column, `nullWhen` is the foreign key that is null when the relation is missing
+ * (Prisma's `relation: null` filter misses those rows when the key is composite, as every key here is).
+ */
+export type ListOrder = [column: string, direction: Direction, nulls?: "last", nullWhen?: string][];
 
-/** The same order as a Prisma orderBy (its fields are the columns in camel case). */
+/** The Prisma field path of an order's column (camel case; a dot steps into a relation). */
+export const fieldPath = (column: string) =>
+  column.split(".").map((part) => part.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase()));
+
+/** `value` at a field path: `{ a: { b: value } }` for `a.b`. */
+export const atPath = (path: string[], value: unknown): Record<string, unknown> =>
+  path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<string, unknown>;
+
+/**
+ * The same order as a Prisma orderBy. Prisma can put nulls last only for a model's own columns: a list ordered by a
+ * nullable relation's column reads the rows without it separately (lib/jobs/queries.ts).
+ */
 export function prismaOrderBy(order: ListOrder) {
-  return order.map(([column, direction]) => ({
-    [column.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())]: direction,
-  }));
+  return order.map(([column, direction, nulls]) => {
+    const path = fieldPath(column);
+    return atPath(path, nulls && path.length === 1 ? { sort: direction, nulls } : direction);
+  });
 }
 
 interface SearchedList<Row> {

@@ -2,25 +2,44 @@
 import type { Caller } from "@/lib/auth/caller";
 import { visibleJobs } from "@/lib/auth/visibility";
 import { type DateRangeSpec, dateFilter } from "@/lib/core/date-ranges";
-import { type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
+import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
 import type { Direction } from "@/lib/core/validation";
 import { allOf, containsText } from "@/lib/db/filters";
+import { readCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
+import { type ListOrder, prismaOrderBy } from "@/lib/db/search-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { JobSort, ListJobsQuery } from "./schemas";
 import { type JobDetailRow, type JobListRow, jobDetailInclude, jobListSelect } from "./serialize";
 
 const DEFAULT_JOB_PAGE_SIZE = 100;
 
-// Nullable columns sort their nulls last in both directions.
-const COLUMN_ORDER: Record<Exclude<JobSort, "status">, (direction: Direction) => Prisma.JobOrderByWithRelationInput> = {
-  name: (direction) => ({ name: direction }),
-  created_at: (direction) => ({ createdAt: direction }),
-  updated_at: (direction) => ({ updatedAt: direction }),
-  start_date: (direction) => ({ startDate: { sort: direction, nulls: "last" } }),
-  due_date: (direction) => ({ dueDate: { sort: direction, nulls: "last" } }),
-  estimated_hours: (direction) => ({ estimatedHours: { sort: direction, nulls: "last" } }),
+// Nullable columns sort their nulls last in both directions; a status sorts by its position in the tenant's workflow.
+const SORT_COLUMNS: Record<JobSort, [column: string, nulls?: "last", nullWhen?: string]> = {
+  name: ["name"],
+  created_at: ["created_at"],
+  updated_at: ["updated_at"],
+  start_date: ["start_date", "last"],
+  due_date: ["due_date", "last"],
+  estimated_hours: ["estimated_hours", "last"],
+  status: ["status.position", "last", "status_id"],
 };
+
+/** The list shape and the order's columns that it lacks, from which a cursor page takes its last row's position. */
+const jobCursorSelect = {
+  ...jobListSelect,
+  createdAt: true,
+  status: { select: { slug: true, position: true } },
+} satisfies Prisma.JobSelect;
+
+/** The list's order: the sort, then uuid (ascending in both directions) so that ties never straddle pages. */
+function jobOrder(sort: JobSort, direction: Direction): ListOrder {
+  const [column, nulls, nullWhen] = SORT_COLUMNS[sort];
+  return [
+    [column, direction, nulls, nullWhen],
+    ["uuid", "asc"],
+  ];
+}
 
 function listWhere(caller: Caller, query: ListJobsQuery, now: Date): Prisma.JobWhereInput {
   const range = (spec: DateRangeSpec) => dateFilter(spec, caller.user.timezone, now);
@@ -40,50 +59,89 @@ function listWhere(caller: Caller, query: ListJobsQuery, now: Date): Prisma.JobW
   ]);
 }
 
-/** One page of jobs and the total: a constant number of queries, whatever the page size. */
-export async function listJobs(caller: Caller, query: ListJobsQuery, now = new Date()): Promise<ListPage<JobListRow>> {
+/** One page of jobs and the total (a constant number of queries, whatever the page size), or a cursor page. */
+export async function listJobs(
+  caller: Caller,
+  query: ListJobsQuery,
+  now = new Date(),
+): Promise<ListPage<JobListRow> | CursorPage<JobListRow>> {
   const where = listWhere(caller, query, now);
+  const order = jobOrder(query.sort_by, query.sort_direction);
   const page = pageOf(query, DEFAULT_JOB_PAGE_SIZE);
-  const [rows, total] = await Promise.all([findPage(caller, where, query, page), caller.db.job.count({ where })]);
+  if (query.cursor !== undefined)
+    return readCursorPage("jobs", query, order, page.perPage, (after, take) =>
+      query.sort_by === "status"
+        ? findByStatusAfter(caller, { AND: [where, after] }, order, take)
+        : caller.db.job.findMany({
+            where: { AND: [where, after] },
+            select: jobCursorSelect,
+            orderBy: prismaOrderBy(order),
+            take,
+          }),
+    );
+  const [rows, total] = await Promise.all([
+    findPage(caller, where, query, order, page),
+    caller.db.job.count({ where }),
+  ]);
   return { page, total, rows };
 }
 
-function findPage(caller: Caller, where: Prisma.JobWhereInput, query: ListJobsQuery, page: Page) {
-  if (query.sort_by === "status") return findPageByStatus(caller, where, query.sort_direction, page);
+function findPage(caller: Caller, where: Prisma.JobWhereInput, query: ListJobsQuery, order: ListOrder, page: Page) {
+  if (query.sort_by === "status") return findPageByStatus(caller, where, order, page);
   return caller.db.job.findMany({
     where,
     select: jobListSelect,
-    orderBy: [COLUMN_ORDER[query.sort_by](query.sort_direction), { uuid: "asc" }],
+    orderBy: prismaOrderBy(order),
     skip: page.skip,
     take: page.take,
   });
 }
 
-/**
- * Status sorts by the tenant's workflow order (the status's position). Prisma can ask for nulls last only on the
- * job's own columns, and PostgreSQL puts jobs without a status first when descending; so the ordered list is read
- * as two segments, the jobs with a status in order, then those without one.
- */
-async function findPageByStatus(caller: Caller, where: Prisma.JobWhereInput, direction: Direction, page: Page) {
-  const withStatus: Prisma.JobWhereInput = { AND: [where, { statusId: { not: null } }] };
-  const ranked = await caller.db.job.count({ where: withStatus });
+// Status sorts order by the status's position. Prisma can ask for nulls last only on the job's own columns, and
+// PostgreSQL puts jobs without a status first when descending; so the ordered list is read as two segments, the
+// jobs with a status in order, then those without one (by uuid).
+const withStatus = (where: Prisma.JobWhereInput): Prisma.JobWhereInput => ({
+  AND: [where, { statusId: { not: null } }],
+});
+const withoutStatus = (where: Prisma.JobWhereInput): Prisma.JobWhereInput => ({ AND: [where, { statusId: null }] });
+
+async function findPageByStatus(caller: Caller, where: Prisma.JobWhereInput, order: ListOrder, page: Page) {
+  const ranked = await caller.db.job.count({ where: withStatus(where) });
   const first =
     page.skip < ranked
       ? await caller.db.job.findMany({
-          where: withStatus,
+          where: withStatus(where),
           select: jobListSelect,
-          orderBy: [{ status: { position: direction } }, { uuid: "asc" }],
+          orderBy: prismaOrderBy(order),
           skip: page.skip,
           take: Math.min(page.take, ranked - page.skip),
         })
       : [];
   if (first.length === page.take) return first;
   const rest = await caller.db.job.findMany({
-    where: { AND: [where, { statusId: null }] },
+    where: withoutStatus(where),
     select: jobListSelect,
     orderBy: { uuid: "asc" },
     skip: Math.max(0, page.skip - ranked),
     take: page.take - first.length,
+  });
+  return [...first, ...rest];
+}
+
+/** The first `take` jobs of a status sort that match `where` (which holds the keyset condition): no count needed. */
+async function findByStatusAfter(caller: Caller, where: Prisma.JobWhereInput, order: ListOrder, take: number) {
+  const first = await caller.db.job.findMany({
+    where: withStatus(where),
+    select: jobCursorSelect,
+    orderBy: prismaOrderBy(order),
+    take,
+  });
+  if (first.length === take) return first;
+  const rest = await caller.db.job.findMany({
+    where: withoutStatus(where),
+    select: jobCursorSelect,
+    orderBy: { uuid: "asc" },
+    take: take - first.length,
   });
   return [...first, ...rest];
 }

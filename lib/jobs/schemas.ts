@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { queryDateRange } from "@/lib/core/date-ranges";
 import { calendarDate, dateOutput, updatedAtOutput } from "@/lib/core/dates";
-import { paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
+import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, recordId, uuidString } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
 import { component, requestBody } from "@/lib/openapi/registry";
@@ -31,6 +31,7 @@ export const listJobsQuery = z.object({
   sort_by: z.enum(JOB_SORTS).default("due_date").describe("Sort key; nulls last, ties broken by uuid"),
   sort_direction: z.enum(SORT_DIRECTIONS).default("asc"),
   ...updatedSinceQuery,
+  ...cursorQuery,
   ...paginationQuery,
 });
 

@@ -35,8 +35,12 @@ const ERROR_RESPONSES: Record<number, [name: string, description: string]> = {
   404: ["NotFound", "No such record (also for a malformed uuid)"],
   406: ["NotAcceptable", "The Accept header admits neither application/json nor */*"],
   413: ["PayloadTooLarge", "The body is larger than 1 MB"],
+  409: ["Conflict", "A request with the same Idempotency-Key is still being processed; retry later"],
   415: ["UnsupportedMediaType", "The body's Content-Type is not JSON"],
-  422: ["ValidationFailed", "The query or body is invalid"],
+  422: [
+    "ValidationFailed",
+    "The query or body is invalid, or the Idempotency-Key is malformed or was used with another method, path or body",
+  ],
   429: ["TooManyRequests", "A rate limit is exceeded; Retry-After says how many seconds to wait"],
   503: [
     "ServiceUnavailable",
@@ -61,6 +65,24 @@ const RATE_LIMIT_HEADERS = {
 const headerRefs = Object.fromEntries(
   Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]),
 );
+
+// Idempotency-Key on every POST and PUT (lib/api/idempotency.ts): the request header, the replay's response header,
+// and the answers only a key gives (409 in flight; 422 for a malformed or reused key).
+const WRITE_METHODS = new Set(["post", "put"]);
+const IDEMPOTENCY_ERRORS = [409, 422];
+const idempotencyKeyParameter = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes a retry safe: the first answer to a key (below 500) is kept for 24 hours per token and replayed for the " +
+    "same method, path and body, with Idempotent-Replayed: true, writing nothing again",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+};
+const IDEMPOTENT_REPLAYED_HEADER = {
+  description: "true when this is the kept answer to an earlier request with the same Idempotency-Key",
+  schema: { type: "string", enum: ["true"] },
+};
 
 /** A component or inline schema without the document-level keys zod adds. */
 function clean(schema: JsonSchema): JsonSchema {
@@ -134,14 +156,15 @@ function parameters(op: Operation) {
 }
 
 function operationObject(op: Operation) {
-  const errors = [...new Set([...op.errors, ...ALWAYS])].sort();
+  const write = WRITE_METHODS.has(op.method);
+  const errors = [...new Set([...op.errors, ...ALWAYS, ...(write ? IDEMPOTENCY_ERRORS : [])])].sort();
   const example = op.response.example ?? exampleOf(op.response.schema);
   return {
     tags: [op.tag],
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
     operationId: op.id,
-    parameters: parameters(op),
+    parameters: [...parameters(op), ...(write ? [idempotencyKeyParameter] : [])],
     ...(op.body
       ? {
           requestBody: {
@@ -153,7 +176,9 @@ function operationObject(op: Operation) {
     responses: {
       [op.response.status]: {
         description: op.response.description,
-        headers: headerRefs,
+        headers: write
+          ? { ...headerRefs, "Idempotent-Replayed": { $ref: "#/components/headers/Idempotent-Replayed" } }
+          : headerRefs,
         content: {
           "application/json": {
             schema: schemaOf(op.response.schema, "output"),
@@ -213,6 +238,7 @@ export function openApiDocument(serverUrl = "http://localhost:3000/api/v1") {
       headers: {
         ...RATE_LIMIT_HEADERS,
         "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer", minimum: 1 } },
+        "Idempotent-Replayed": IDEMPOTENT_REPLAYED_HEADER,
       },
       responses: Object.fromEntries(
         Object.entries(ERROR_RESPONSES).map(([status, [name, description]]) => [

@@ -11,7 +11,7 @@ import {
   updateClientBody,
 } from "@/lib/clients/schemas";
 import { contactObject, createContactBody, listContactsQuery, updateContactBody } from "@/lib/contacts/schemas";
-import { listAnswerSchema, paginatedSchema } from "@/lib/core/pagination";
+import { listAnswerSchema } from "@/lib/core/pagination";
 import { recordId } from "@/lib/core/references";
 import { createJobBody, jobListItemObject, jobObject, listJobsQuery, updateJobBody } from "@/lib/jobs/schemas";
 import { listTimeLogsQuery, timeLogObject } from "@/lib/time-logs/schemas";
@@ -167,8 +167,8 @@ export const operations: Operation[] = [
     query: listJobsQuery,
     response: {
       status: 200,
-      schema: paginatedSchema(jobListItemObject, "JobPage"),
-      description: "A page of jobs, in the list shape",
+      schema: listAnswerSchema(jobListItemObject, "Job"),
+      description: "A page of jobs, in the list shape; with cursor=, a cursor page",
     },
     errors: [422],
   },
@@ -254,8 +254,8 @@ export const operations: Operation[] = [
     query: listTimeLogsQuery,
     response: {
       status: 200,
-      schema: paginatedSchema(timeLogObject, "TimeLogPage"),
-      description: "A page of time logs",
+      schema: listAnswerSchema(timeLogObject, "TimeLog"),
+      description: "A page of time logs; with cursor=, a cursor page",
     },
     errors: [422],
   },

@@ -2,8 +2,10 @@
 
 import type { Caller } from "@/lib/auth/caller";
 import { dateFilter } from "@/lib/core/date-ranges";
-import { type ListPage, pageOf, updatedSince } from "@/lib/core/pagination";
+import { type CursorPage, type ListPage, pageOf, updatedSince } from "@/lib/core/pagination";
 import { allOf, containsText, type Filter } from "@/lib/db/filters";
+import { readCursorPage } from "@/lib/db/keyset";
+import { type ListOrder, prismaOrderBy } from "@/lib/db/search-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { loadTimeLogRelations } from "./relations";
 import type { ListTimeLogsQuery } from "./schemas";
@@ -11,9 +13,16 @@ import { type TimeLogRow, timeLogColumns } from "./serialize";
 
 export const DEFAULT_TIME_LOG_PAGE_SIZE = 100;
 
-const TIME_LOG_ORDERS: Record<ListTimeLogsQuery["sort_by"], Prisma.TimeLogOrderByWithRelationInput[]> = {
-  date: [{ date: "desc" }, { createdAt: "desc" }, { uuid: "asc" }],
-  updated_at: [{ updatedAt: "asc" }, { uuid: "asc" }],
+const TIME_LOG_ORDERS: Record<ListTimeLogsQuery["sort_by"], ListOrder> = {
+  date: [
+    ["date", "desc"],
+    ["created_at", "desc"],
+    ["uuid", "asc"],
+  ],
+  updated_at: [
+    ["updated_at", "asc"],
+    ["uuid", "asc"],
+  ],
 };
 
 /** The filters a list of time logs shares with the per-day counts: dates and users. */
@@ -54,20 +63,33 @@ async function countTimeLogs(
   return sum._sum.count ?? 0;
 }
 
-/** One page of time logs, newest first, and the total: three statements, whatever the page size. */
+/** One page of time logs, newest first, and the total (three statements, whatever the page size), or a cursor page. */
 export async function listTimeLogs(
   caller: Caller,
   query: ListTimeLogsQuery,
   now = new Date(),
-): Promise<ListPage<TimeLogRow>> {
+): Promise<ListPage<TimeLogRow> | CursorPage<TimeLogRow>> {
   const days = dayFilters(caller, query, now);
   const others = otherFilters(query);
+  const where = allOf<Prisma.TimeLogWhereInput>([...days, ...others]);
+  const order = TIME_LOG_ORDERS[query.sort_by];
   const page = pageOf(query, DEFAULT_TIME_LOG_PAGE_SIZE);
+  if (query.cursor !== undefined) {
+    const cursorPage = await readCursorPage("time-logs", query, order, page.perPage, (after, take) =>
+      caller.db.timeLog.findMany({
+        where: { AND: [where, after] },
+        select: timeLogColumns,
+        orderBy: prismaOrderBy(order),
+        take,
+      }),
+    );
+    return { ...cursorPage, rows: await loadTimeLogRelations(caller, cursorPage.rows) };
+  }
   const [logs, total] = await Promise.all([
     caller.db.timeLog.findMany({
-      where: allOf<Prisma.TimeLogWhereInput>([...days, ...others]),
+      where,
       select: timeLogColumns,
-      orderBy: TIME_LOG_ORDERS[query.sort_by],
+      orderBy: prismaOrderBy(order),
       skip: page.skip,
       take: page.take,
     }),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { queryDateRange } from "@/lib/core/date-ranges";
 import { dateOutput, updatedAtOutput } from "@/lib/core/dates";
-import { paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
+import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, uuidString } from "@/lib/core/references";
 import { queryList, text } from "@/lib/core/validation";
 import { component } from "@/lib/openapi/registry";
@@ -19,6 +19,7 @@ export const listTimeLogsQuery = z.object({
     .default("date")
     .describe("date: newest first; updated_at: oldest change first. Ties by uuid"),
   ...updatedSinceQuery,
+  ...cursorQuery,
   ...paginationQuery,
 });
 

@@ -183,6 +183,44 @@ describe("the document's completeness", () => {
   });
 });
 
+describe("sync and safe retries in the document", () => {
+  type Op = {
+    parameters: { name: string; in: string }[];
+    responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }>;
+  };
+  const operationsOf = () =>
+    Object.entries(openApiDocument().paths).flatMap(([template, methods]) =>
+      Object.entries(methods as Record<string, Op>).map(([method, op]) => ({ method, template, op })),
+    );
+
+  it("declares Idempotency-Key, Idempotent-Replayed, 409 and 422 on every POST and PUT", () => {
+    const writes = operationsOf().filter(({ method }) => method === "post" || method === "put");
+    expect(writes.length).toBeGreaterThan(4);
+    for (const { method, template, op } of writes) {
+      const where = `${method} ${template}`;
+      expect(op.parameters, where).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header" }));
+      expect(Object.keys(op.responses), where).toEqual(expect.arrayContaining(["409", "422"]));
+      const success = Object.entries(op.responses).find(([status]) => status.startsWith("2"))![1];
+      expect(success.headers, where).toHaveProperty("Idempotent-Replayed");
+    }
+  });
+
+  it("offers cursor on every paginated list", () => {
+    const schemas = openApiDocument().components.schemas as Record<string, { anyOf?: { $ref: string }[] }>;
+    // A paginated list answers a page or, with cursor=, a cursor page.
+    const lists = operationsOf().filter(({ op }) => {
+      const ref = JSON.stringify(op.responses["200"]?.content ?? "").match(/schemas\/(\w+)"/)?.[1];
+      return JSON.stringify(schemas[ref ?? ""]?.anyOf ?? "").includes("CursorPage");
+    });
+    expect(lists.map(({ template }) => template).sort()).toEqual(["/clients", "/contacts", "/jobs", "/time-logs"]);
+    for (const { template, op } of lists)
+      expect(
+        op.parameters.map((p) => p.name),
+        template,
+      ).toEqual(expect.arrayContaining(["cursor", "updated_since"]));
+  });
+});
+
 describe("the contract check", () => {
   const profile = {
     id: 1,

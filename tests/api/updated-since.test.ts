@@ -113,7 +113,7 @@ describe.each(LISTS)("GET /%s", (path, route, extra, touch) => {
       ).toContain(touched);
   });
 
-  it.each(["yesterday", "2026-11-22", "2026-13-01T00:00:00Z", "2026-11-22T10:00:00", "1"])(
+  it.each(["yesterday", "2026-11-22", "2026-13-01T00:00:00Z", "2026-11-22T10:00:00", "1", "2026-01-01,2026-12-31"])(
     "is 422 for updated_since=%s",
     async (value) => {
       const res = await get(`updated_since=${encodeURIComponent(value)}`);

@@ -1,6 +1,6 @@
 // Property-based sweep: generated requests of every kind of wrong (types, sizes, unicode and control characters,
-// malformed uuids, repeated and array-shaped query keys, malformed JSON, wrong content types) against every
-// operation of the OpenAPI document. None may be a 5xx; every answer matches the document (checked in call());
+// malformed uuids, repeated and array-shaped query keys, malformed JSON, wrong content types, real and forged
+// cursors, Idempotency-Key headers) against every operation of the OpenAPI document. None may be a 5xx; every answer matches the document (checked in call());
 // a rejected write changes nothing. SWEEP_REQUESTS sets the total over all operations (default 10,000). The reads
 // and the writes run as two test files, so that the two halves run side by side.
 import fc from "fast-check";
@@ -43,6 +43,10 @@ const nasty = fc.constantFrom(
   "00000000-0000-4000-8000-000000000000",
   "not-a-uuid",
   "<script>alert(1)</script>",
+  // Cursor-shaped: base64url JSON and a signature that is not this server's.
+  "WyJhIiwiYiJd.c2lnbmF0dXJl",
+  "bnVsbA.x",
+  "e30.e30",
   "null",
   "[]",
   "{}",
@@ -156,6 +160,44 @@ export function sweepBadInput(selected: Operation[]) {
         { numRuns: runs },
       );
     });
+
+    it.runIf(op.query?.shape && "cursor" in op.query.shape)(
+      "survives a real cursor of the list with generated query strings",
+      async () => {
+        const first = await call(route, "GET", `${pathOf(op, params)}?per_page=1&cursor=`, { token, params });
+        const cursor: string = first.body.meta.next_cursor;
+        await fc.assert(
+          fc.asyncProperty(queryFor(op), async (query) => {
+            await send(`${pathOf(op, params)}?${query}&cursor=${encodeURIComponent(cursor)}`, { params });
+          }),
+          { numRuns: runs },
+        );
+      },
+    );
+
+    it.runIf(op.body !== undefined)(
+      "answers a request repeated with one Idempotency-Key the same, whatever the key and body",
+      async () => {
+        let round = 0;
+        const key = fc.oneof(
+          fc.constantFrom("", " ", "k".repeat(256), "x".repeat(1000)),
+          // Printable ASCII (what a header can carry), made unique per round so that rounds do not share a key.
+          fc
+            .string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 })
+            .map((k) => `${++round}.${k}`),
+        );
+        await fc.assert(
+          fc.asyncProperty(key, bodyFor(op), async (idempotencyKey, body) => {
+            const options = { params, body, headers: { "Idempotency-Key": idempotencyKey } };
+            const first = await send(pathOf(op, params), options);
+            const again = await send(pathOf(op, params), options);
+            expect(again.status).toBe(first.status);
+            expect(again.body).toEqual(first.body);
+          }),
+          { numRuns: Math.ceil(runs / 2) },
+        );
+      },
+    );
 
     it.runIf(Object.keys(op.params ?? {}).length > 0)("survives malformed path parameters", async () => {
       await fc.assert(

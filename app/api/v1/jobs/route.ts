@@ -1,4 +1,4 @@
-import { paginated } from "@/lib/api/pagination";
+import { listEnvelope } from "@/lib/api/pagination";
 import { apiRoute, created, endpoint } from "@/lib/api/route";
 import { todayIn } from "@/lib/core/dates";
 import { createJob } from "@/lib/jobs/mutations";
@@ -11,7 +11,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
     query: listJobsQuery,
     handler: async ({ request, caller, query }) => {
       const today = todayIn(caller.tenant.timezone);
-      return paginated(request, await listJobs(caller, query), (job) => serializeJobListItem(job, today));
+      return listEnvelope(request, await listJobs(caller, query), (job) => serializeJobListItem(job, today));
     },
   }),
   POST: endpoint({

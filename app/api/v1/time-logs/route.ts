@@ -1,4 +1,4 @@
-import { paginated } from "@/lib/api/pagination";
+import { listEnvelope } from "@/lib/api/pagination";
 import { apiRoute, endpoint } from "@/lib/api/route";
 import { listTimeLogs } from "@/lib/time-logs/queries";
 import { listTimeLogsQuery } from "@/lib/time-logs/schemas";
@@ -8,6 +8,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   GET: endpoint({
     query: listTimeLogsQuery,
     handler: async ({ request, caller, query }) =>
-      paginated(request, await listTimeLogs(caller, query), serializeTimeLog),
+      listEnvelope(request, await listTimeLogs(caller, query), serializeTimeLog),
   }),
 });

@@ -1,0 +1,79 @@
+// Idempotency-Key on POST and PUT (decisions.md, Integrations; the IETF httpapi draft): the first request with a key
+// runs and its answer (below 500) is kept for 24 hours; the same key with the same method, path and body replays that
+// answer with `Idempotent-Replayed: true`, writing nothing; while the first still runs, 409; with another body or
+// path, 422. A server error frees the key, so that a retry runs again. The store is lib/db/idempotency.ts.
+import { createHash } from "node:crypto";
+import type { Caller } from "@/lib/auth/caller";
+import { ApiError, errorResponse, invalidField } from "@/lib/core/errors";
+import { claimKey, keepAnswer, releaseKey } from "@/lib/db/idempotency";
+
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+export const REPLAYED_HEADER = "Idempotent-Replayed";
+export const IDEMPOTENT_METHODS = new Set(["POST", "PUT"]);
+const MAX_KEY_LENGTH = 255;
+
+/** JSON with every object's keys sorted: two bodies that mean the same have one fingerprint. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+const fingerprintOf = (request: Request, body: unknown) => {
+  const url = new URL(request.url);
+  return createHash("sha256")
+    .update(`${request.method} ${url.pathname}${url.search}\n${canonicalJson(body ?? null)}`)
+    .digest("hex");
+};
+
+/**
+ * Runs `run` once per Idempotency-Key (when the request sends one). `body` is the parsed JSON body. Errors with a
+ * status below 500 that `run` throws are answers like any other, kept and replayed; anything else frees the key.
+ */
+export async function idempotent(
+  request: Request,
+  caller: Caller,
+  body: unknown,
+  run: () => Promise<Response>,
+): Promise<Response> {
+  const key = request.headers.get(IDEMPOTENCY_HEADER);
+  if (key === null || !IDEMPOTENT_METHODS.has(request.method)) return run();
+  if (key.length < 1 || key.length > MAX_KEY_LENGTH)
+    throw invalidField(IDEMPOTENCY_HEADER, `Must be 1 to ${MAX_KEY_LENGTH} characters.`);
+  const handle = { tokenId: caller.tokenId, key };
+  const fingerprint = fingerprintOf(request, body);
+  const held = await claimKey(caller, handle, fingerprint);
+  if (held) {
+    if (held.fingerprint !== fingerprint)
+      throw invalidField(
+        IDEMPOTENCY_HEADER,
+        "This key was used with another request (method, path or body): use a new key for a new request.",
+      );
+    if (held.status === null || held.responseBody === null)
+      throw new ApiError(409, "A request with this Idempotency-Key is still being processed: retry later.");
+    return new Response(held.responseBody, {
+      status: held.status,
+      headers: { "Content-Type": "application/json", [REPLAYED_HEADER]: "true" },
+    });
+  }
+  let response: Response;
+  try {
+    response = await run();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status >= 500) {
+      await releaseKey(caller, handle).catch(() => undefined);
+      throw error;
+    }
+    response = errorResponse(error);
+  }
+  if (response.status >= 500) {
+    await releaseKey(caller, handle).catch(() => undefined);
+    return response;
+  }
+  const text = await response.text();
+  await keepAnswer(caller, handle, response.status, text);
+  return new Response(text, { status: response.status, headers: response.headers });
+}
