@@ -49,6 +49,9 @@ test("a client generated from the served document compiles under tsc --strict an
   for (const change of result.changes) expect(change.updated_at >= result.since).toBe(true);
   expect(result.jobs.length).toBeGreaterThan(0);
   expect(result.timeLogs.length).toBeGreaterThan(0);
+  expect(result.idempotent).toEqual({ sameJob: true, replayed: "true" });
+  expect(result.job).toMatchObject({ estimated_hours: 3, users: [expect.objectContaining({ id: result.me.id })] });
+  expect(result.jobCursorPage).toEqual([result.job?.uuid]);
   expect(result.notFound).toEqual({ status: 404, message: "Client not found." });
   expect(result.invalid).toEqual({ status: 422, fields: ["name"] });
 });

@@ -83,6 +83,20 @@ export async function runIntegration(baseUrl: string, token: string) {
   });
   if (!timeLogs) return fail("GET /time-logs", timeLogsError);
 
+  // A write retried with its Idempotency-Key is done once; the retry gets the first answer again.
+  const key = `typed-job-${Date.now()}`;
+  const newJob = { name: "Typed job", client_uuid: created.uuid, due_date: "2027-01-31", estimated_hours: 2.5 };
+  const first = await api.POST("/jobs", { params: { header: { "Idempotency-Key": key } }, body: newJob });
+  const retry = await api.POST("/jobs", { params: { header: { "Idempotency-Key": key } }, body: newJob });
+  if (!first.data || !retry.data) return fail("POST /jobs", first.error ?? retry.error);
+  const { data: job } = await api.PUT("/jobs/{uuid}", {
+    params: { path: { uuid: first.data.uuid } },
+    body: { estimated_hours: 3, user_id: me.id },
+  });
+  const { data: jobCursorPage } = await api.GET("/jobs", {
+    params: { query: { cursor: "", per_page: 5, client_uuid: created.uuid } },
+  });
+
   // Errors are typed: a 404's message, a 422's fields.
   const missing = await api.GET("/clients/{uuid}", {
     params: { path: { uuid: "00000000-0000-4000-8000-000000000000" } },
@@ -104,6 +118,12 @@ export async function runIntegration(baseUrl: string, token: string) {
     jobs: jobs.data,
     thisYear: thisYear?.data.length,
     timeLogs: timeLogs.data,
+    idempotent: {
+      sameJob: first.data.uuid === retry.data.uuid,
+      replayed: retry.response.headers.get("Idempotent-Replayed"),
+    },
+    job,
+    jobCursorPage: jobCursorPage && "next_cursor" in jobCursorPage.meta ? jobCursorPage.data.map((j) => j.uuid) : null,
     notFound: { status: missing.response.status, message: missing.error?.message },
     invalid: { status: invalid.response.status, fields: Object.keys(fieldErrors) },
   };
