@@ -47,11 +47,12 @@ export function InviteLink({
         <label htmlFor={id} className="sr-only">
           Invite link for {name}
         </label>
+        {/* A textarea, so that on a narrow screen the link wraps and stays whole and selectable. */}
         <textarea
           ref={field}
           id={id}
           readOnly
-          rows={2}
+          rows={3}
           value={link}
           spellCheck={false}
           onFocus={(event) => event.currentTarget.select()}
