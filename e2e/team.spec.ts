@@ -49,6 +49,11 @@ test("invite, copy the link, set a password, sign in; archived, the person's ses
   await page.screenshot({ path: path.join(SCREENSHOTS, "team.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await noHorizontalScroll(page);
+  // The link wraps inside its box: nothing hidden or scrolled away.
+  const linkBox = page.getByRole("textbox", { name: "Invite link for Iris Invited" });
+  expect(await linkBox.evaluate((el) => el.scrollHeight <= el.clientHeight && el.scrollWidth <= el.clientWidth)).toBe(
+    true,
+  );
   await page.screenshot({ path: path.join(SCREENSHOTS, "team-phone.png"), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
 

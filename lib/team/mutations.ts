@@ -314,15 +314,22 @@ export async function archiveTeamMember(actor: TeamActor, rawUserId: unknown) {
   return { userId: member.id, name: member.name, revokedTokens: tokens.count };
 }
 
-/** Brings an archived person back. They sign in again (an invited person without a password needs a new link). */
+/**
+ * Brings an archived person back. They sign in again (an invited person without a password needs a new link); the
+ * sessions and tokens they had stay ended, also for someone archived by the operator's user:archive, which only sets
+ * the date: the session version moves on and any token left is revoked.
+ */
 export async function unarchiveTeamMember(actor: TeamActor, rawUserId: unknown) {
   const { db } = await teamDb(actor);
   const member = await findMember(db, rawUserId);
   if (!member.archivedDate) throw new TeamInputError({ form: `${member.name} is not archived.` });
-  await db.user.update({
-    where: { tenantId_id: { tenantId: actor.tenantId, id: member.id } },
-    data: { archivedDate: null },
-  });
+  await db.$transaction([
+    db.user.update({
+      where: { tenantId_id: { tenantId: actor.tenantId, id: member.id } },
+      data: { archivedDate: null, sessionVersion: { increment: 1 } },
+    }),
+    db.apiToken.deleteMany({ where: { userId: member.id } }),
+  ]);
   return { userId: member.id, name: member.name, needsInvite: !member.passwordHash };
 }
 

@@ -367,6 +367,22 @@ describe("archiving and unarchiving", () => {
     expect(await verifyCredentials(await prisma(), "groups@acme.test", DEMO_PASSWORD)).not.toBeNull();
   });
 
+  it("unarchiving someone the operator archived (date only) does not bring back their old session or token", async () => {
+    const person = await userByEmail("archived@acme.test");
+    const old = { tenantId: person.tenantId, userId: person.id, sessionVersion: person.sessionVersion };
+    const { token } = await createApiToken(await prisma(), { tenantId: person.tenantId, userId: person.id }, "old");
+    expect(await meWith(token)).toBe(401);
+    await signInAs("owner@acme.test");
+    expect(await unarchiveMemberAction(form({ userId: String(person.id) }))).toMatchObject({ status: "done" });
+    expect(await meWith(token)).toBe(401);
+    current.session = { user: old, expires: "" };
+    expect(await signedInUser()).toBeNull();
+    expect(await verifyCredentials(await prisma(), "archived@acme.test", DEMO_PASSWORD)).not.toBeNull();
+    // Archived again, for the tests that expect the demo's archived person.
+    await signInAs("owner@acme.test");
+    await archiveMemberAction(form({ userId: String(person.id) }));
+  });
+
   it("an archived invitee's link stops working", async () => {
     await signInAs("admin@acme.test");
     const { token, userId } = invited(await invite());
