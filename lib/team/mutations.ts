@@ -133,7 +133,10 @@ const archiveUserInput = z.object({
   email: personFields.email,
 });
 
-/** Archives a person: they can no longer sign in and their API tokens stop working. The Owner cannot be archived. */
+/**
+ * Archives a person: their sessions end, their API tokens are revoked and they can no longer sign in; their records
+ * stay. The Owner cannot be archived.
+ */
 export async function archiveUser(client: PrismaClient, raw: z.input<typeof archiveUserInput>) {
   const input = parseOperatorInput(archiveUserInput, raw);
   const tenant = await findTenant(client, input.tenant);
@@ -147,13 +150,16 @@ export async function archiveUser(client: PrismaClient, raw: z.input<typeof arch
       email: [`${user.email} was already archived on ${user.archivedDate.toISOString().slice(0, 10)}.`],
     });
   const today = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
-  return {
-    tenant,
-    user: await db.user.update({
+  // As the team page archives (archiveTeamMember): sessions and tokens end for good, not only while archived.
+  const [archived] = await db.$transaction([
+    db.user.update({
       where: { tenantId_id: { tenantId: user.tenantId, id: user.id } },
-      data: { archivedDate: today },
+      data: { archivedDate: today, sessionVersion: { increment: 1 } },
     }),
-  };
+    db.apiToken.deleteMany({ where: { userId: user.id } }),
+    db.userInvite.deleteMany({ where: { userId: user.id, usedAt: null } }),
+  ]);
+  return { tenant, user: archived };
 }
 
 // ---- The team page (/settings/team) and the invite page (/invite/<token>) ----
