@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { SignedInUser } from "@/lib/auth/session";
-import { API_TOKENS_PATH, PROFILE_PATH } from "@/lib/paths";
+import { API_TOKENS_PATH, PROFILE_PATH, TEAM_PATH } from "@/lib/paths";
+import { canManageTeam } from "@/lib/team/queries";
 import { SignOutButton } from "./sign-out-button";
 import { focusRing } from "./styles";
 
@@ -8,9 +9,11 @@ const SECTIONS = [
   { href: PROFILE_PATH, label: "Profile" },
   { href: API_TOKENS_PATH, label: "API tokens" },
 ];
+/** Only for those who may manage the firm's people (Owners and Admins), read afresh on every page. */
+const TEAM_SECTION = { href: TEAM_PATH, label: "Team" };
 
 /** The frame of every account settings page: who is signed in, sign out, and the settings sections. */
-export function AccountSettingsLayout({
+export async function AccountSettingsLayout({
   user,
   current,
   children,
@@ -19,6 +22,7 @@ export function AccountSettingsLayout({
   current: string;
   children: React.ReactNode;
 }) {
+  const sections = (await canManageTeam(user)) ? [...SECTIONS, TEAM_SECTION] : SECTIONS;
   return (
     <>
       <a
@@ -43,8 +47,8 @@ export function AccountSettingsLayout({
       <div className="mx-auto max-w-4xl px-4 py-8 md:grid md:grid-cols-[11rem_1fr] md:gap-10">
         <nav aria-label="Account settings" className="mb-6 md:mb-0">
           <p className="mb-2 text-xs font-semibold tracking-wide text-slate-500 uppercase">Account settings</p>
-          <ul className="flex gap-2 md:flex-col">
-            {SECTIONS.map((section) => (
+          <ul className="flex flex-wrap gap-2 md:flex-col">
+            {sections.map((section) => (
               <li key={section.href}>
                 <Link
                   href={section.href}

@@ -2,3 +2,5 @@
 export const SIGN_IN_PATH = "/signin";
 export const API_TOKENS_PATH = "/settings/api-tokens";
 export const PROFILE_PATH = "/settings/profile";
+export const TEAM_PATH = "/settings/team";
+export const INVITE_PATH = "/invite";

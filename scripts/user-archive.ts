@@ -1,5 +1,5 @@
-// `npm run user:archive -- --tenant <firm id or name> --email <email>`: the person can no longer sign in, and their
-// API tokens stop working. Their records (time logs, assignments) stay.
+// `npm run user:archive -- --tenant <firm id or name> --email <email>`: the person can no longer sign in, their
+// sessions end and their API tokens are revoked. Their records (time logs, assignments) stay.
 import { parseArgs } from "node:util";
 import { archiveUser } from "@/lib/team/mutations";
 import { runCommand } from "./command";

@@ -1,5 +1,5 @@
 // Roles are per tenant, each a set of permission names. Owner and Admin hold every permission; Standard all
-// but seeing other people's time logs and managing the firm's tokens and webhooks. Tenants may define more roles with
+// but seeing other people's time logs and managing the firm's people, tokens and webhooks. Tenants may define more roles with
 // any subset.
 import { forbidden } from "@/lib/core/errors";
 import { tenantDb } from "@/lib/db/tenant";
@@ -14,12 +14,18 @@ export const PERMISSIONS = [
   "jobs.update",
   "time_logs.view_all",
   "tokens.manage_all",
+  "users.manage",
   "webhooks.manage",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
 
-const OWNER_AND_ADMIN_ONLY: readonly Permission[] = ["time_logs.view_all", "tokens.manage_all", "webhooks.manage"];
+const OWNER_AND_ADMIN_ONLY: readonly Permission[] = [
+  "time_logs.view_all",
+  "tokens.manage_all",
+  "users.manage",
+  "webhooks.manage",
+];
 
 export const BUILT_IN_ROLES: Record<"Owner" | "Admin" | "Standard", readonly Permission[]> = {
   Owner: PERMISSIONS,

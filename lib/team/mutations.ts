@@ -1,17 +1,28 @@
-// A firm's people, managed by the operator from the command line (user:create, user:archive; tenant:create adds
-// the Owner through personRow). A new person gets a random password that is shown once and stored only as a
-// bcrypt hash; they sign in with it and change it at /settings/profile.
+// A firm's people. Managed by the operator from the command line (user:create, user:archive; tenant:create adds
+// the Owner through personRow): a new person gets a random password that is shown once and stored only as a
+// bcrypt hash; they sign in with it and change it at /settings/profile. And by the firm's Owners and Admins on the
+// team page (/settings/team, the second half of this file): a person invited there gets no password but a one-time
+// link to set one (/invite/<token>), stored only as a SHA-256 hash.
 import { randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { z } from "zod";
+import { prisma } from "@/lib/db/client";
 import { tenantDb } from "@/lib/db/tenant";
 import { violatedUniqueConstraint } from "@/lib/db/unique";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { ClientAccess } from "@/lib/generated/prisma/enums";
 import { findTenant } from "@/lib/tenants/find";
-import { OperatorInputError, parseOperatorInput } from "./errors";
+import { OperatorInputError, parseOperatorInput, TeamInputError } from "./errors";
+import { hashInviteToken, type InviteLookup, lookupInvite, type TeamActor, teamDb } from "./queries";
+import {
+  CLIENT_ACCESS,
+  fieldErrors,
+  INVITE_DAYS,
+  invitePasswordSchema,
+  inviteSchema,
+  memberChangeSchema,
+  userIdSchema,
+} from "./schemas";
 
-const CLIENT_ACCESS = ["all", "client_groups", "assigned_clients"] as const satisfies readonly ClientAccess[];
 const BCRYPT_COST = 10; // as the demo seed and sign-in expect
 
 function isTimeZone(zone: string) {
@@ -122,7 +133,10 @@ const archiveUserInput = z.object({
   email: personFields.email,
 });
 
-/** Archives a person: they can no longer sign in and their API tokens stop working. The Owner cannot be archived. */
+/**
+ * Archives a person: their sessions end, their API tokens are revoked and they can no longer sign in; their records
+ * stay. The Owner cannot be archived.
+ */
 export async function archiveUser(client: PrismaClient, raw: z.input<typeof archiveUserInput>) {
   const input = parseOperatorInput(archiveUserInput, raw);
   const tenant = await findTenant(client, input.tenant);
@@ -136,11 +150,234 @@ export async function archiveUser(client: PrismaClient, raw: z.input<typeof arch
       email: [`${user.email} was already archived on ${user.archivedDate.toISOString().slice(0, 10)}.`],
     });
   const today = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
-  return {
-    tenant,
-    user: await db.user.update({
+  // As the team page archives (archiveTeamMember): sessions and tokens end for good, not only while archived.
+  const [archived] = await db.$transaction([
+    db.user.update({
       where: { tenantId_id: { tenantId: user.tenantId, id: user.id } },
-      data: { archivedDate: today },
+      data: { archivedDate: today, sessionVersion: { increment: 1 } },
     }),
-  };
+    db.apiToken.deleteMany({ where: { userId: user.id } }),
+    db.userInvite.deleteMany({ where: { userId: user.id, usedAt: null } }),
+  ]);
+  return { tenant, user: archived };
 }
+
+// ---- The team page (/settings/team) and the invite page (/invite/<token>) ----
+// Every function below checks afresh that the signed-in person may manage the firm's people (teamDb), works in their
+// firm only, and looks each id it is given up inside that firm: an id of another firm's person, role or group
+// matches nothing.
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function parseTeamInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new TeamInputError(fieldErrors(result.error));
+  return result.data;
+}
+
+/** A new invite link's secret (32 random bytes) and the row that stores only its hash. */
+function newInvite(tenantId: number, userId: number) {
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(Date.now() + INVITE_DAYS * DAY_MS);
+  return { token, expiresAt, row: { tenantId, userId, tokenHash: hashInviteToken(token), expiresAt } };
+}
+
+type Db = Awaited<ReturnType<typeof teamDb>>["db"];
+
+/** A person of the actor's firm, by an id from a form. */
+async function findMember(db: Db, rawId: unknown) {
+  const id = parseTeamInput(userIdSchema, rawId);
+  const user = await db.user.findFirst({
+    where: { id },
+    select: { id: true, firstname: true, lastname: true, isOwner: true, archivedDate: true, passwordHash: true },
+  });
+  if (!user) throw new TeamInputError({ form: "That person is not in your firm." });
+  return { ...user, name: `${user.firstname} ${user.lastname}`.trim() };
+}
+
+/** A role a person may be given, by an id from a form: any of the firm's roles but Owner. */
+async function findAssignableRole(db: Db, id: number) {
+  const role = await db.role.findFirst({ where: { id }, select: { id: true, name: true } });
+  if (!role || role.name === "Owner") throw new TeamInputError({ roleId: "Choose one of the roles in the list." });
+  return role;
+}
+
+/** Client groups of the firm, by ids from a form; any id the firm lacks is refused. */
+async function findGroups(db: Db, ids: number[]) {
+  const unique = [...new Set(ids)];
+  const groups = await db.clientGroup.findMany({ where: { id: { in: unique } }, select: { id: true } });
+  if (groups.length !== unique.length) throw new TeamInputError({ groupIds: "Choose client groups from the list." });
+  return unique;
+}
+
+export interface InviteLink {
+  userId: number;
+  name: string;
+  email: string;
+  /** The link's secret: returned once, never stored. */
+  token: string;
+  expiresAt: Date;
+}
+
+const duplicateEmail = () => new TeamInputError({ email: "Someone in your firm already has this email." });
+
+/** Adds a person without a password, with the role, client access and groups given, and a link to set one. */
+export async function inviteTeamMember(actor: TeamActor, raw: unknown): Promise<InviteLink> {
+  const { db } = await teamDb(actor);
+  const input = parseTeamInput(inviteSchema, raw);
+  const role = await findAssignableRole(db, input.roleId);
+  const groupIds = await findGroups(db, input.groupIds);
+  if (await db.user.findFirst({ where: { email: input.email }, select: { id: true } })) throw duplicateEmail();
+  const tenant = await db.tenant.findFirstOrThrow({ select: { timezone: true } });
+  const [firstname, ...rest] = input.name.split(/\s+/);
+  try {
+    return await db.$transaction(async (tx) => {
+      const user = await tx.user.create({
+        data: {
+          tenantId: actor.tenantId,
+          email: input.email,
+          firstname,
+          lastname: rest.join(" "),
+          timezone: tenant.timezone,
+          roleId: role.id,
+          clientAccess: input.clientAccess,
+          passwordHash: null,
+        },
+        select: { id: true, firstname: true, lastname: true, email: true },
+      });
+      await tx.userClientGroup.createMany({
+        data: groupIds.map((groupId) => ({ tenantId: actor.tenantId, userId: user.id, groupId })),
+      });
+      const invite = newInvite(actor.tenantId, user.id);
+      await tx.userInvite.create({ data: invite.row });
+      const name = `${user.firstname} ${user.lastname}`.trim();
+      return { userId: user.id, name, email: user.email, token: invite.token, expiresAt: invite.expiresAt };
+    });
+  } catch (error) {
+    // Two invites racing for the same email: the unique index decides.
+    if (violatedUniqueConstraint(error) === "users_tenant_id_email_key") throw duplicateEmail();
+    throw error;
+  }
+}
+
+/** A new link for an invited person who has not set a password yet; their older links stop working. */
+export async function renewInvite(actor: TeamActor, rawUserId: unknown): Promise<InviteLink> {
+  const { db } = await teamDb(actor);
+  const member = await findMember(db, rawUserId);
+  if (member.archivedDate) throw new TeamInputError({ form: `${member.name} is archived: unarchive them first.` });
+  if (member.passwordHash) throw new TeamInputError({ form: `${member.name} has already set a password.` });
+  const invite = newInvite(actor.tenantId, member.id);
+  await db.$transaction([
+    db.userInvite.deleteMany({ where: { userId: member.id, usedAt: null } }),
+    db.userInvite.create({ data: invite.row }),
+  ]);
+  const { email } = await db.user.findFirstOrThrow({ where: { id: member.id }, select: { email: true } });
+  return { userId: member.id, name: member.name, email, token: invite.token, expiresAt: invite.expiresAt };
+}
+
+/** Changes a person's role, client access and client groups. The Owner's cannot be changed. */
+export async function updateTeamMember(actor: TeamActor, raw: { userId: unknown } & Record<string, unknown>) {
+  const { db } = await teamDb(actor);
+  const member = await findMember(db, raw.userId);
+  if (member.isOwner)
+    throw new TeamInputError({ form: "The Owner's role and access cannot be changed: the Owner may do everything." });
+  const input = parseTeamInput(memberChangeSchema, raw);
+  const role = await findAssignableRole(db, input.roleId);
+  const groupIds = await findGroups(db, input.groupIds);
+  await db.$transaction([
+    db.user.update({
+      where: { tenantId_id: { tenantId: actor.tenantId, id: member.id } },
+      data: { roleId: role.id, clientAccess: input.clientAccess },
+    }),
+    db.userClientGroup.deleteMany({ where: { userId: member.id } }),
+    db.userClientGroup.createMany({
+      data: groupIds.map((groupId) => ({ tenantId: actor.tenantId, userId: member.id, groupId })),
+    }),
+  ]);
+  return { userId: member.id, name: member.name, role: role.name };
+}
+
+/**
+ * Archives a person: their sessions end at once (the session version moves on, so unarchiving does not bring them
+ * back), their API tokens are revoked and their unused invite links deleted; their records stay. The Owner cannot be
+ * archived, nor can anyone archive themselves.
+ */
+export async function archiveTeamMember(actor: TeamActor, rawUserId: unknown) {
+  const { db } = await teamDb(actor);
+  const member = await findMember(db, rawUserId);
+  if (member.isOwner) throw new TeamInputError({ form: `${member.name} is the Owner and cannot be archived.` });
+  if (member.id === actor.userId) throw new TeamInputError({ form: "You cannot archive yourself." });
+  if (member.archivedDate) throw new TeamInputError({ form: `${member.name} is already archived.` });
+  const today = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+  const [, tokens] = await db.$transaction([
+    db.user.update({
+      where: { tenantId_id: { tenantId: actor.tenantId, id: member.id } },
+      data: { archivedDate: today, sessionVersion: { increment: 1 } },
+    }),
+    db.apiToken.deleteMany({ where: { userId: member.id } }),
+    db.userInvite.deleteMany({ where: { userId: member.id, usedAt: null } }),
+  ]);
+  return { userId: member.id, name: member.name, revokedTokens: tokens.count };
+}
+
+/**
+ * Brings an archived person back. They sign in again (an invited person without a password needs a new link); the
+ * sessions and tokens they had stay ended, also for someone archived by the operator's user:archive, which only sets
+ * the date: the session version moves on and any token left is revoked.
+ */
+export async function unarchiveTeamMember(actor: TeamActor, rawUserId: unknown) {
+  const { db } = await teamDb(actor);
+  const member = await findMember(db, rawUserId);
+  if (!member.archivedDate) throw new TeamInputError({ form: `${member.name} is not archived.` });
+  await db.$transaction([
+    db.user.update({
+      where: { tenantId_id: { tenantId: actor.tenantId, id: member.id } },
+      data: { archivedDate: null, sessionVersion: { increment: 1 } },
+    }),
+    db.apiToken.deleteMany({ where: { userId: member.id } }),
+  ]);
+  return { userId: member.id, name: member.name, needsInvite: !member.passwordHash };
+}
+
+export type AcceptInviteResult =
+  | Exclude<InviteLookup, { status: "valid" }>
+  | { status: "invalid"; errors: Partial<Record<string, string>> }
+  | { status: "done"; email: string };
+
+/**
+ * Sets the first password of an invited person from their link, which then stops working: of two concurrent uses,
+ * one wins. The link is judged before the password, so a used or expired link says so whatever was typed.
+ */
+export async function acceptInvite(token: string, raw: unknown): Promise<AcceptInviteResult> {
+  const client = await prisma();
+  const found = await lookupInvite(token, client);
+  if (found.status !== "valid") return found;
+  const input = invitePasswordSchema.safeParse(raw);
+  if (!input.success) return { status: "invalid", errors: fieldErrors(input.error) };
+  const passwordHash = await bcrypt.hash(input.data.password, BCRYPT_COST);
+  const { invite } = found;
+  const db = tenantDb(client, invite.tenantId);
+  const now = new Date();
+  const claimed = await db
+    .$transaction(async (tx) => {
+      const { count } = await tx.userInvite.updateMany({
+        where: { id: invite.id, usedAt: null, expiresAt: { gt: now } },
+        data: { usedAt: now },
+      });
+      if (count !== 1) return false;
+      const updated = await tx.user.updateMany({
+        where: { id: invite.userId, archivedDate: null, passwordHash: null },
+        data: { passwordHash, sessionVersion: { increment: 1 } },
+      });
+      if (updated.count !== 1) throw new InviteRaceLost();
+      return true;
+    })
+    .catch((error) => {
+      if (error instanceof InviteRaceLost) return false;
+      throw error;
+    });
+  if (!claimed) return { status: "used" };
+  return { status: "done", email: found.person.email };
+}
+
+class InviteRaceLost extends Error {}

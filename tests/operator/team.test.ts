@@ -89,10 +89,14 @@ describe("archiving a person", () => {
     const client = await prisma();
     const { token } = await createApiTokenForEmail(client, "standard@acme.test", "before archiving");
     expect((await call(me, "GET", "me", { token })).status).toBe(200);
+    const before = await client.user.findFirstOrThrow({ where: { email: "standard@acme.test" } });
     const { user } = await archiveUser(client, { tenant: "Acme Accounting", email: "Standard@acme.test" });
     expect(user.archivedDate).toEqual(new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`));
     expect(await verifyCredentials(client, "standard@acme.test", "demo-password")).toBeNull();
     expect((await call(me, "GET", "me", { token })).status).toBe(401);
+    // For good: sessions end (a new session version) and tokens are revoked, so unarchiving brings neither back.
+    expect(user.sessionVersion).toBe(before.sessionVersion + 1);
+    expect(await client.apiToken.count({ where: { tenantId: user.tenantId, userId: user.id } })).toBe(0);
   });
 
   it("refuses the Owner, someone already archived, and an unknown email", async () => {

@@ -1,0 +1,59 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { focusRing } from "@/components/styles";
+import { SetPasswordForm } from "@/components/team/set-password-form";
+import { SIGN_IN_PATH } from "@/lib/paths";
+import { lookupInvite } from "@/lib/team/queries";
+
+export const metadata: Metadata = {
+  title: "Set your password · Client, Job and Time Tracking",
+  // The path holds a secret: keep it out of search engines (the Referrer-Policy already keeps it out of Referer).
+  robots: { index: false, follow: false },
+};
+
+const PROBLEMS = {
+  unknown: {
+    title: "This invite link does not work",
+    text: "It may be mistyped, or replaced by a newer link. Ask whoever invited you for a new one.",
+  },
+  used: {
+    title: "This invite link was already used",
+    text: "A password has been set with it: sign in with it. If that was not you, tell whoever invited you at once.",
+  },
+  expired: {
+    title: "This invite link has expired",
+    text: "An invite link works for 7 days. Ask whoever invited you for a new one.",
+  },
+} as const;
+
+export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  const invite = await lookupInvite(token);
+  return (
+    <main className="mx-auto flex min-h-screen max-w-sm flex-col justify-center px-4 py-12">
+      {invite.status === "valid" ? (
+        <>
+          <h1 className="text-2xl font-semibold">Set your password</h1>
+          <p className="mt-2 mb-8 text-sm break-words text-slate-600">
+            Welcome to {invite.person.firm}, {invite.person.name}. Choose a password to sign in as{" "}
+            <span className="font-medium text-slate-900">{invite.person.email}</span>.
+          </p>
+          <SetPasswordForm token={token} />
+        </>
+      ) : (
+        <>
+          <h1 className="text-2xl font-semibold">{PROBLEMS[invite.status].title}</h1>
+          <p className="mt-2 text-sm text-slate-600">{PROBLEMS[invite.status].text}</p>
+          {invite.status === "used" && (
+            <Link
+              href={SIGN_IN_PATH}
+              className={`mt-6 self-start rounded text-sm font-medium underline underline-offset-2 ${focusRing}`}
+            >
+              Go to sign in
+            </Link>
+          )}
+        </>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,120 @@
+"use server";
+// The team page's mutations. Each one takes the signed-in person from the session, and the lib/team function it
+// calls checks afresh that their role may manage the firm's people (`users.manage`) and looks every id of the form
+// up inside their firm only: a Standard user, or an id of another firm's person, role or group, changes nothing.
+// Cross-site requests cannot call them (see app/settings/api-tokens/actions.ts).
+import { revalidatePath } from "next/cache";
+import { requireSignedInUser } from "@/lib/auth/session";
+import { printedBaseUrl } from "@/lib/base-url";
+import { INVITE_PATH, TEAM_PATH } from "@/lib/paths";
+import { TeamInputError } from "@/lib/team/errors";
+import {
+  archiveTeamMember,
+  type InviteLink,
+  inviteTeamMember,
+  renewInvite,
+  unarchiveTeamMember,
+  updateTeamMember,
+} from "@/lib/team/mutations";
+
+export type InviteState =
+  | { status: "idle" }
+  // `values`: what was sent, shown again so that one wrong field does not cost the others.
+  | { status: "invalid"; errors: Partial<Record<string, string>>; values: Record<string, string | string[]> }
+  // The link travels only in this answer; the page never renders it from the database, so a reload loses it.
+  | { status: "invited"; userId: number; name: string; email: string; link: string; expiresAt: string };
+
+/** What a change to a person did, or why it did nothing: said on the page's live region. */
+export type MemberActionResult =
+  | { status: "done"; message: string }
+  | { status: "error"; message: string; errors?: Partial<Record<string, string>> };
+
+const text = (form: FormData, name: string) => String(form.get(name) ?? "");
+const ids = (form: FormData, name: string) => form.getAll(name).map(String);
+
+function shared(link: InviteLink) {
+  return {
+    userId: link.userId,
+    name: link.name,
+    email: link.email,
+    link: `${printedBaseUrl()}${INVITE_PATH}/${link.token}`,
+    expiresAt: link.expiresAt.toISOString(),
+  };
+}
+
+export async function inviteAction(_previous: InviteState, form: FormData): Promise<InviteState> {
+  const user = await requireSignedInUser(TEAM_PATH);
+  const values = {
+    name: text(form, "name"),
+    email: text(form, "email"),
+    roleId: text(form, "roleId"),
+    clientAccess: text(form, "clientAccess"),
+    groupIds: ids(form, "groupIds"),
+  };
+  try {
+    const link = await inviteTeamMember(user, values);
+    revalidatePath(TEAM_PATH);
+    return { status: "invited", ...shared(link) };
+  } catch (error) {
+    if (error instanceof TeamInputError) return { status: "invalid", errors: error.fields, values };
+    throw error;
+  }
+}
+
+export type RenewState = { status: "idle" } | (InviteState & { status: "invited" }) | MemberActionResult;
+
+/** A new invite link for someone who has not set a password yet. */
+export async function renewInviteAction(_previous: RenewState, form: FormData): Promise<RenewState> {
+  const user = await requireSignedInUser(TEAM_PATH);
+  try {
+    const link = await renewInvite(user, form.get("userId"));
+    revalidatePath(TEAM_PATH);
+    return { status: "invited", ...shared(link) };
+  } catch (error) {
+    if (error instanceof TeamInputError) return { status: "error", message: error.message };
+    throw error;
+  }
+}
+
+async function answer(run: () => Promise<string>): Promise<MemberActionResult> {
+  try {
+    const message = await run();
+    revalidatePath(TEAM_PATH);
+    return { status: "done", message };
+  } catch (error) {
+    if (error instanceof TeamInputError) return { status: "error", message: error.message, errors: error.fields };
+    throw error;
+  }
+}
+
+export async function updateMemberAction(form: FormData): Promise<MemberActionResult> {
+  const user = await requireSignedInUser(TEAM_PATH);
+  return answer(async () => {
+    const changed = await updateTeamMember(user, {
+      userId: form.get("userId"),
+      roleId: text(form, "roleId"),
+      clientAccess: text(form, "clientAccess"),
+      groupIds: ids(form, "groupIds"),
+    });
+    return `${changed.name} is saved: ${changed.role}.`;
+  });
+}
+
+export async function archiveMemberAction(form: FormData): Promise<MemberActionResult> {
+  const user = await requireSignedInUser(TEAM_PATH);
+  return answer(async () => {
+    const archived = await archiveTeamMember(user, form.get("userId"));
+    const tokens = archived.revokedTokens;
+    return `${archived.name} is archived: signed out everywhere${tokens ? `, ${tokens} API token${tokens === 1 ? "" : "s"} revoked` : ""}.`;
+  });
+}
+
+export async function unarchiveMemberAction(form: FormData): Promise<MemberActionResult> {
+  const user = await requireSignedInUser(TEAM_PATH);
+  return answer(async () => {
+    const back = await unarchiveTeamMember(user, form.get("userId"));
+    return back.needsInvite
+      ? `${back.name} is back. They have no password yet: make them a new invite link.`
+      : `${back.name} is back and can sign in again.`;
+  });
+}

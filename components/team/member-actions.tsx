@@ -1,0 +1,164 @@
+"use client";
+
+import { useActionState, useEffect, useRef, useState } from "react";
+import {
+  archiveMemberAction,
+  type RenewState,
+  renewInviteAction,
+  unarchiveMemberAction,
+  updateMemberAction,
+} from "@/app/settings/team/actions";
+import { dangerButton, focusRing, primaryButton, secondaryButton } from "../styles";
+import { SubmitButton } from "../submit-button";
+import { AccessFields, type Choice } from "./access-fields";
+import { useAnnounce } from "./announcer";
+import { InviteLink } from "./invite-link";
+
+const PEOPLE_HEADING = "people-heading";
+
+export interface EditableMember {
+  id: number;
+  name: string;
+  roleId: number;
+  clientAccess: string;
+  groupIds: number[];
+}
+
+/** "Change role or access": a disclosure with the person's role, client access and groups. */
+export function MemberEditor({ member, roles, groups }: { member: EditableMember; roles: Choice[]; groups: Choice[] }) {
+  const announce = useAnnounce();
+  const details = useRef<HTMLDetailsElement>(null);
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const prefix = `member-${member.id}`;
+  async function save(form: FormData) {
+    const result = await updateMemberAction(form);
+    setErrors(result.status === "error" ? (result.errors ?? { form: result.message }) : {});
+    if (result.status === "done" && details.current) {
+      details.current.open = false;
+      announce(result.message, `${prefix}-summary`);
+    } else announce(result.message);
+  }
+  return (
+    <details ref={details} className="group mt-3 w-full">
+      <summary
+        id={`${prefix}-summary`}
+        className={`inline-flex cursor-pointer list-none items-center gap-1 rounded-md text-sm font-medium text-slate-700 underline underline-offset-2 hover:text-slate-900 ${focusRing}`}
+      >
+        <span aria-hidden="true" className="inline-block transition-transform group-open:rotate-90">
+          ▸
+        </span>
+        Change role or access<span className="sr-only"> of {member.name}</span>
+      </summary>
+      <form action={save} className="mt-3 space-y-4 rounded-md border border-slate-200 bg-slate-50 p-4">
+        <input type="hidden" name="userId" value={member.id} />
+        {errors.form && (
+          <p className="text-sm font-medium text-red-700" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <AccessFields
+          prefix={prefix}
+          roles={roles}
+          groups={groups}
+          values={{
+            roleId: String(member.roleId),
+            clientAccess: member.clientAccess,
+            groupIds: member.groupIds.map(String),
+          }}
+          errors={errors}
+        />
+        <SubmitButton label="Save changes" pendingLabel="Saving…" className={primaryButton} />
+      </form>
+    </details>
+  );
+}
+
+/** Archive, after a confirmation in a modal dialog (the browser's own: it traps focus and closes on Escape). */
+export function ArchiveButton({ id, name }: { id: number; name: string }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const announce = useAnnounce();
+  const titleId = `archive-${id}-title`;
+  async function archive(form: FormData) {
+    const result = await archiveMemberAction(form);
+    dialog.current?.close();
+    announce(result.message, PEOPLE_HEADING);
+  }
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => dialog.current?.showModal()}
+        aria-label={`Archive ${name}`}
+        className={secondaryButton}
+      >
+        Archive
+      </button>
+      <dialog
+        ref={dialog}
+        aria-labelledby={titleId}
+        className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
+      >
+        <h3 id={titleId} className="text-lg font-semibold break-words">
+          Archive {name}?
+        </h3>
+        <p className="mt-2 text-sm text-slate-600">
+          They are signed out at once, their API tokens are revoked and they can no longer sign in. Their clients, jobs
+          and time logs stay. You can unarchive them later; they would then need new tokens.
+        </p>
+        <form action={archive} className="mt-6 flex flex-wrap justify-end gap-3">
+          <input type="hidden" name="userId" value={id} />
+          <button type="button" autoFocus onClick={() => dialog.current?.close()} className={secondaryButton}>
+            Cancel
+          </button>
+          <SubmitButton label="Archive" pendingLabel="Archiving…" className={dangerButton} />
+        </form>
+      </dialog>
+    </>
+  );
+}
+
+export function UnarchiveButton({ id, name }: { id: number; name: string }) {
+  const announce = useAnnounce();
+  async function unarchive(form: FormData) {
+    const result = await unarchiveMemberAction(form);
+    announce(result.message, PEOPLE_HEADING);
+  }
+  return (
+    <form action={unarchive}>
+      <input type="hidden" name="userId" value={id} />
+      <button type="submit" aria-label={`Unarchive ${name}`} className={secondaryButton}>
+        Unarchive
+      </button>
+    </form>
+  );
+}
+
+/** A new invite link for someone who has not set a password (the old one expired or was lost). */
+export function RenewInvite({ id, name, timezone }: { id: number; name: string; timezone: string }) {
+  const [state, formAction] = useActionState<RenewState, FormData>(renewInviteAction, { status: "idle" });
+  const announce = useAnnounce();
+  useEffect(() => {
+    if (state.status === "invited") announce(`A new invite link for ${state.name} is ready. Copy it now.`);
+    if (state.status === "error") announce(state.message);
+  }, [state, announce]);
+  return (
+    <div className="w-full">
+      <form action={formAction}>
+        <input type="hidden" name="userId" value={id} />
+        <button type="submit" aria-label={`New invite link for ${name}`} className={secondaryButton}>
+          New invite link
+        </button>
+      </form>
+      {state.status === "invited" && (
+        <InviteLink
+          key={state.link}
+          name={state.name}
+          email={state.email}
+          link={state.link}
+          expiresAt={state.expiresAt}
+          timezone={timezone}
+        />
+      )}
+    </div>
+  );
+}
