@@ -2,6 +2,7 @@
 // the record its path names, query and body schemas) and a handler; the wrapper runs token authentication within
 // the rate limits, then the checks in the order decisions.md fixes (401 token → 403 read-only token → 403 permission → 404/403 record →
 // 422 query or body shape → the handler's own 422s), and maps every error to its JSON answer.
+import { after } from "next/server";
 import type { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import { type Permission, requirePermission } from "@/lib/auth/permissions";
@@ -12,6 +13,7 @@ import { databaseFault } from "@/lib/db/faults";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
 import { bearerToken } from "@/lib/tokens";
+import { deliverDue } from "@/lib/webhooks/dispatch";
 import { authenticate } from "./authenticate";
 import { enterRequest, leaveRequest } from "./in-flight";
 import { queryObject, readJsonObject } from "./request";
@@ -176,10 +178,20 @@ function answerWith(spec: AnyEndpoint): Answer {
     const query = spec.query ? parseInput(spec.query, queryObject(new URL(request.url).searchParams)) : undefined;
     const body = spec.body ? parseInput(spec.body, await readJsonObject(request)) : undefined;
     const result = await spec.handler({ request, caller, params, query, body, record });
+    if (!READ_METHODS.has(request.method)) deliverWebhooksAfter(caller.tenant.id);
     if (result instanceof Response) return result;
     if (result instanceof JsonResponse) return Response.json(result.body, { status: result.status });
     return Response.json(result);
   };
+}
+
+/** A write may have recorded webhook events: they are attempted once the answer is sent (lib/webhooks/dispatch.ts). */
+function deliverWebhooksAfter(tenantId: number) {
+  try {
+    after(() => deliverDue({ tenantId }).catch((error) => console.error("Webhook delivery failed", error)));
+  } catch {
+    // Outside a request scope (tests call handlers directly): the timer or the cron route delivers instead.
+  }
 }
 
 function assertAcceptsJson(request: Request) {

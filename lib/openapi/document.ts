@@ -49,6 +49,7 @@ const TAGS: Record<string, string> = {
   Contacts: "People at the clients",
   Jobs: "Work for clients: returns, accounts, payroll runs",
   "Time logs": "Time the firm's people spent on jobs",
+  Webhooks: "Signed pushes of changes to the firm's integrations (Owners and Admins)",
 };
 
 const RATE_LIMIT_HEADERS = {
@@ -110,7 +111,9 @@ function operationObject(op: Operation) {
       [op.response.status]: {
         description: op.response.description,
         headers: headerRefs,
-        content: { "application/json": { schema: schemaOf(op.response.schema, "output") } },
+        ...(op.response.schema
+          ? { content: { "application/json": { schema: schemaOf(op.response.schema, "output") } } }
+          : {}),
       },
       ...Object.fromEntries(
         errors.map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status][0]}` }]),

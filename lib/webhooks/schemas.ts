@@ -1,0 +1,108 @@
+// Input and output shapes of /api/v1/webhooks: the single source for validation and the OpenAPI document.
+import { z } from "zod";
+import { text } from "@/lib/core/validation";
+import { component } from "@/lib/openapi/registry";
+import { urlProblem } from "./address";
+import { EVENT_TYPES, TEST_EVENT } from "./events";
+
+const url = text(2000)
+  .min(1)
+  .superRefine((value, ctx) => {
+    const problem = urlProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .describe(
+    "Where events are POSTed: https on a public address (no private, loopback or link-local address, checked again " +
+      "on the resolved address at every delivery), unless the server runs with WEBHOOKS_ALLOW_PRIVATE=true",
+  );
+
+const events = z
+  .array(z.enum(EVENT_TYPES))
+  .min(1)
+  .max(EVENT_TYPES.length)
+  .transform((list) => [...new Set(list)])
+  .describe("The event types to send");
+
+export const createWebhookBody = z.object({
+  url,
+  events,
+  description: text(500).optional().describe("What the endpoint is for"),
+});
+
+export const updateWebhookBody = z.object({
+  url: url.optional(),
+  events: events.optional(),
+  description: text(500).optional(),
+  enabled: z
+    .boolean()
+    .optional()
+    .describe("false disables the endpoint (nothing is sent to it); true enables it again and clears disabled_reason"),
+});
+
+export type CreateWebhookBody = z.output<typeof createWebhookBody>;
+export type UpdateWebhookBody = z.output<typeof updateWebhookBody>;
+
+export const listDeliveriesQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, "Must be a whole number.")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(100))
+    .default(50)
+    .describe("How many of the most recent deliveries, 1 to 100 (default 50)"),
+});
+export type ListDeliveriesQuery = z.output<typeof listDeliveriesQuery>;
+
+const timestamp = () => z.iso.datetime().describe("ISO 8601 UTC");
+
+/** An endpoint as the API answers it: never its secret, except right after create or rotate. */
+export const webhookObject = component(
+  z.object({
+    uuid: z.uuid(),
+    url: z.string(),
+    description: z.string(),
+    events: z.array(z.enum(EVENT_TYPES)),
+    enabled: z.boolean(),
+    disabled_reason: z
+      .enum(["manual", "gone", "failing"])
+      .nullable()
+      .describe(
+        "manual: disabled through the API or page; gone: the receiver answered 410; failing: five days of failures",
+      ),
+    failing_since: timestamp().nullable().describe("The first failure since the last success"),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  }),
+  "Webhook",
+);
+
+export const webhookWithSecretObject = component(
+  webhookObject.extend({
+    secret: z
+      .string()
+      .describe("whsec_ + base64 of the signing key. Shown only now: keep it to verify the webhook-signature header"),
+  }),
+  "WebhookWithSecret",
+);
+
+export const webhookListObject = component(z.object({ data: z.array(webhookObject) }), "WebhookList");
+
+export const deliveryObject = component(
+  z.object({
+    uuid: z.uuid(),
+    event_id: z.string().describe("The webhook-id header: the same on every attempt"),
+    event_type: z.enum([...EVENT_TYPES, TEST_EVENT]),
+    status: z.enum(["pending", "succeeded", "failed"]).describe("pending: another attempt is due; failed: given up"),
+    attempts: z.number().int().describe("Attempts made so far"),
+    response_status: z.number().int().nullable().describe("The HTTP status of the last attempt's answer"),
+    response_body: z.string().nullable().describe("At most 1 KB of the last answer's body"),
+    duration_ms: z.number().int().nullable().describe("How long the last attempt took"),
+    error: z.string().nullable().describe("Why the last attempt failed without an answer (timeout, refused target…)"),
+    last_attempt_at: timestamp().nullable(),
+    next_attempt_at: timestamp().nullable().describe("When the next attempt is due; null when none is"),
+    created_at: timestamp(),
+  }),
+  "WebhookDelivery",
+);
+
+export const deliveryListObject = component(z.object({ data: z.array(deliveryObject) }), "WebhookDeliveryList");
