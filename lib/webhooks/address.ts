@@ -6,8 +6,13 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 
-/** Ranges that are not public unicast addresses: private, loopback, link-local (cloud metadata), CGNAT, reserved… */
-const NOT_PUBLIC = new BlockList();
+/**
+ * Ranges that are not public unicast addresses: private, loopback, link-local (cloud metadata), CGNAT, reserved…
+ * One list per family: a BlockList matches IPv4 addresses against IPv4-mapped IPv6 rules, so one list holding
+ * ::ffff:0:0/96 would refuse every IPv4 address.
+ */
+const NOT_PUBLIC_V4 = new BlockList();
+const NOT_PUBLIC_V6 = new BlockList();
 for (const [network, prefix] of [
   ["0.0.0.0", 8], // "this network"
   ["10.0.0.0", 8], // private
@@ -25,7 +30,7 @@ for (const [network, prefix] of [
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved, broadcast
 ] as const)
-  NOT_PUBLIC.addSubnet(network, prefix, "ipv4");
+  NOT_PUBLIC_V4.addSubnet(network, prefix, "ipv4");
 for (const [network, prefix] of [
   ["::", 96], // unspecified, loopback, IPv4-compatible
   ["::ffff:0:0", 96], // IPv4-mapped: the IPv4 address inside would decide, so none is taken
@@ -40,7 +45,7 @@ for (const [network, prefix] of [
   ["fec0::", 10], // site-local (deprecated)
   ["ff00::", 8], // multicast
 ] as const)
-  NOT_PUBLIC.addSubnet(network, prefix, "ipv6");
+  NOT_PUBLIC_V6.addSubnet(network, prefix, "ipv6");
 /** Public IPv6 unicast is all within 2000::/3. */
 const GLOBAL_UNICAST_V6 = new BlockList();
 GLOBAL_UNICAST_V6.addSubnet("2000::", 3, "ipv6");
@@ -50,8 +55,8 @@ export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, "");
   if (bare.includes("%")) return false; // a zone id: link-local by nature
   const family = isIP(bare);
-  if (family === 4) return !NOT_PUBLIC.check(bare, "ipv4");
-  if (family === 6) return GLOBAL_UNICAST_V6.check(bare, "ipv6") && !NOT_PUBLIC.check(bare, "ipv6");
+  if (family === 4) return !NOT_PUBLIC_V4.check(bare, "ipv4");
+  if (family === 6) return GLOBAL_UNICAST_V6.check(bare, "ipv6") && !NOT_PUBLIC_V6.check(bare, "ipv6");
   return false;
 }
 

@@ -44,18 +44,20 @@ export function nextAttemptAt(attempts: number, now: Date): Date | null {
   return new Date(now.getTime() + RETRY_DELAYS_S[attempts - 1] * 1000);
 }
 
+/** Runs one SQL statement with positional parameters: Prisma's raw query, or a test's own connection. */
+export type RawQuery = <T>(sql: string, ...params: unknown[]) => Promise<T[]>;
+
 /**
  * Claims up to `limit` due deliveries in one statement: each claimed row has its attempt counted and its next
  * attempt moved a lease ahead, and rows another instance holds locked are skipped rather than waited for.
  */
-async function claim(now: Date, { limit = 20, tenantId, deliveryId }: DispatchOptions): Promise<Claimed[]> {
-  const db = await prisma();
+export function claimDue(query: RawQuery, now: Date, { limit = 20, tenantId, deliveryId }: DispatchOptions) {
   const lease = new Date(now.getTime() + LEASE_MS);
   const due =
     deliveryId === undefined
       ? "dd.next_attempt_at <= $1 AND $4::int IS NULL"
       : "dd.id = $4::int AND dd.tenant_id = $3::int AND dd.attempts = 0";
-  return db.$queryRawUnsafe<Claimed[]>(
+  return query<Claimed>(
     `UPDATE webhook_deliveries d
         SET attempts = d.attempts + 1, next_attempt_at = $2, last_attempt_at = $1
        FROM (SELECT dd.tenant_id, dd.id FROM webhook_deliveries dd
@@ -71,6 +73,11 @@ async function claim(now: Date, { limit = 20, tenantId, deliveryId }: DispatchOp
     deliveryId ?? null,
     limit,
   );
+}
+
+async function claim(now: Date, options: DispatchOptions): Promise<Claimed[]> {
+  const db = await prisma();
+  return claimDue((sql, ...params) => db.$queryRawUnsafe(sql, ...params), now, options);
 }
 
 export interface DispatchResult {
