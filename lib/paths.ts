@@ -2,3 +2,4 @@
 export const SIGN_IN_PATH = "/signin";
 export const API_TOKENS_PATH = "/settings/api-tokens";
 export const PROFILE_PATH = "/settings/profile";
+export const WEBHOOKS_PATH = "/settings/webhooks";

@@ -154,12 +154,14 @@ async function deliver(row: Claimed, send: Sender, now: () => Date): Promise<boo
   }
 
   const gone = result.status === 410;
-  const next = gone ? null : nextAttemptAt(row.attempts, at);
+  // A test sent to a disabled endpoint is not retried: nothing else goes there until it is enabled.
+  const testOfDisabled = event.type === TEST_EVENT && !endpoint.enabled;
+  const next = gone || testOfDisabled ? null : nextAttemptAt(row.attempts, at);
   await db.webhookDelivery.updateMany({
     where: mine,
     data: { ...outcome, status: next ? "pending" : "failed", nextAttemptAt: next },
   });
-  if (event.type === TEST_EVENT && !endpoint.enabled) return false;
+  if (testOfDisabled) return false;
   const failingSince = endpoint.failingSince ?? at;
   const failedTooLong = at.getTime() - failingSince.getTime() >= FAILING_DISABLES_AFTER_MS;
   if (gone || failedTooLong) {

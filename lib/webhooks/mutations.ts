@@ -1,7 +1,7 @@
 // Managing a firm's webhook endpoints (permission webhooks.manage, checked by the route). Secrets are made here and
 // answered only by create and rotate.
-import type { Caller } from "@/lib/auth/caller";
 import { validationFailed } from "@/lib/core/errors";
+import type { TenantDb, TenantScope } from "@/lib/db/tenant";
 import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { deliverDue } from "./dispatch";
 import { MAX_ENDPOINTS, TEST_EVENT } from "./events";
@@ -12,7 +12,8 @@ import { newSecret } from "./signing";
 /** After a rotation the old secret keeps signing (a second signature) for this long. */
 export const PREVIOUS_SECRET_MS = 24 * 3600 * 1000;
 
-type Db = Pick<Caller, "db" | "tenant">;
+/** The caller's tenant-scoped database (an API caller, or the settings page's signed-in person). */
+type Db = TenantScope;
 
 export async function createWebhook(caller: Db, input: CreateWebhookBody): Promise<WebhookEndpoint> {
   const tenantId = caller.tenant.id;
@@ -34,7 +35,7 @@ export async function createWebhook(caller: Db, input: CreateWebhookBody): Promi
 }
 
 /** Fails the endpoint's pending deliveries: nothing more is sent to a disabled endpoint. */
-async function abandonPending(db: Caller["db"], endpointId: number, error: string) {
+async function abandonPending(db: TenantDb, endpointId: number, error: string) {
   await db.webhookDelivery.updateMany({
     where: { endpointId, status: "pending" },
     data: { status: "failed", nextAttemptAt: null, error },

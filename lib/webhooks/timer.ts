@@ -8,6 +8,7 @@ export function startWebhookTimer(intervalMs = Number(process.env.WEBHOOKS_POLL_
   if (state.__cjtWebhookTimer || process.env.VERCEL || process.env.WEBHOOKS_TIMER === "off") return;
   let running = false;
   let lastPrune = 0;
+  let lastError = 0;
   const tick = async () => {
     if (running) return;
     running = true;
@@ -18,7 +19,11 @@ export function startWebhookTimer(intervalMs = Number(process.env.WEBHOOKS_POLL_
         await pruneDeliveries();
       }
     } catch (error) {
-      console.error("Webhook delivery pass failed", error);
+      // A database outage fails every pass: said once a minute, not every few seconds.
+      if (Date.now() - lastError > 60_000) {
+        lastError = Date.now();
+        console.error("Webhook delivery pass failed (retried every few seconds; next report in a minute)", error);
+      }
     } finally {
       running = false;
     }
