@@ -3,6 +3,7 @@ import type { SignedInUser } from "@/lib/auth/session";
 import { API_TOKENS_PATH, PROFILE_PATH } from "@/lib/paths";
 import { SignOutButton } from "./sign-out-button";
 import { focusRing } from "./styles";
+import { WebhooksNavItem } from "./webhooks/nav-item";
 
 const SECTIONS = [
   { href: PROFILE_PATH, label: "Profile" },
@@ -55,6 +56,7 @@ export function AccountSettingsLayout({
                 </Link>
               </li>
             ))}
+            <WebhooksNavItem user={user} current={current} />
           </ul>
         </nav>
         <main id="content" className="min-w-0">
