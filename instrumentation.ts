@@ -1,5 +1,5 @@
 // Runs once when a server instance starts: refuse to start with a configuration that cannot work, drain requests
-// on SIGTERM, and seed the demo data if (and only if) it was asked for.
+// on SIGTERM, seed the demo data if (and only if) it was asked for, and start the webhook retry timer (one machine).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { refuseUnworkableConfiguration } = await import("@/lib/db/startup");
@@ -8,4 +8,6 @@ export async function register() {
   installShutdown();
   const { seedDemoIfRequested } = await import("@/lib/demo/startup");
   await seedDemoIfRequested();
+  const { startWebhookTimer } = await import("@/lib/webhooks/timer");
+  startWebhookTimer();
 }

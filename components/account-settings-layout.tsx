@@ -4,6 +4,7 @@ import { API_TOKENS_PATH, PROFILE_PATH, TEAM_PATH } from "@/lib/paths";
 import { canManageTeam } from "@/lib/team/queries";
 import { SignOutButton } from "./sign-out-button";
 import { focusRing } from "./styles";
+import { WebhooksNavItem } from "./webhooks/nav-item";
 
 const SECTIONS = [
   { href: PROFILE_PATH, label: "Profile" },
@@ -59,6 +60,7 @@ export async function AccountSettingsLayout({
                 </Link>
               </li>
             ))}
+            <WebhooksNavItem user={user} current={current} />
           </ul>
         </nav>
         <main id="content" className="min-w-0">

@@ -4,3 +4,4 @@ export const API_TOKENS_PATH = "/settings/api-tokens";
 export const PROFILE_PATH = "/settings/profile";
 export const TEAM_PATH = "/settings/team";
 export const INVITE_PATH = "/invite";
+export const WEBHOOKS_PATH = "/settings/webhooks";

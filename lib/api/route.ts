@@ -3,6 +3,7 @@
 // the rate limits, then the checks in the order decisions.md fixes (401 token → 403 read-only token → 403 permission → 404/403 record →
 // 422 query or body shape → the handler's own 422s), runs a POST or PUT with an Idempotency-Key once per key
 // (lib/api/idempotency.ts), and maps every error to its JSON answer.
+import { after } from "next/server";
 import type { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import { type Permission, requirePermission } from "@/lib/auth/permissions";
@@ -13,6 +14,7 @@ import { databaseFault } from "@/lib/db/faults";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
 import { bearerToken } from "@/lib/tokens";
+import { deliverDue } from "@/lib/webhooks/dispatch";
 import { authenticate } from "./authenticate";
 import { idempotent } from "./idempotency";
 import { enterRequest, leaveRequest } from "./in-flight";
@@ -181,11 +183,21 @@ function answerWith(spec: AnyEndpoint): Answer {
     // A write with an Idempotency-Key runs once per key; the checks above run on every request, replays included.
     return idempotent(request, caller, json, async () => {
       const result = await spec.handler({ request, caller, params, query, body, record });
+      if (!READ_METHODS.has(request.method)) deliverWebhooksAfter(caller.tenant.id);
       if (result instanceof Response) return result;
       if (result instanceof JsonResponse) return Response.json(result.body, { status: result.status });
       return Response.json(result);
     });
   };
+}
+
+/** A write may have recorded webhook events: they are attempted once the answer is sent (lib/webhooks/dispatch.ts). */
+function deliverWebhooksAfter(tenantId: number) {
+  try {
+    after(() => deliverDue({ tenantId }).catch((error) => console.error("Webhook delivery failed", error)));
+  } catch {
+    // Outside a request scope (tests call handlers directly): the timer or the cron route delivers instead.
+  }
 }
 
 function assertAcceptsJson(request: Request) {

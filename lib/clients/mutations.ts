@@ -2,14 +2,18 @@
 // written. Rules zod cannot see (references to other records, uniqueness) are checked here and are 422s.
 
 import type { Caller } from "@/lib/auth/caller";
+import { loadContact } from "@/lib/contacts/queries";
+import { serializeContact } from "@/lib/contacts/serialize";
 import { type FieldErrors, unknownIdErrors, validationFailed } from "@/lib/core/errors";
 import { withoutUndefined } from "@/lib/core/validation";
 import type { TenantDb } from "@/lib/db/tenant";
 import { withUniqueFields } from "@/lib/db/unique";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { eventReader, recordEvent } from "@/lib/webhooks/outbox";
 import { type FieldDefinition, parseCustomValues, tenantCustomFields } from "./custom-fields";
 import { loadClient } from "./queries";
 import type { CreateClientBody, UpdateClientBody } from "./schemas";
+import { serializeClient } from "./serialize";
 
 type Tx = Parameters<Parameters<Caller["db"]["$transaction"]>[0]>[0];
 type CustomValue = ReturnType<typeof parseCustomValues>["values"][number];
@@ -101,6 +105,11 @@ async function writeLinks(tx: Tx, tenantId: number, clientId: number, input: Upd
   }
 }
 
+/** A client as its GET answers, read in the transaction that changed it: the data of its webhook events. */
+async function clientEventData(caller: Caller, tx: Tx, id: number) {
+  return serializeClient(await loadClient(eventReader(caller, tx), id));
+}
+
 export async function createClient(caller: Caller, input: CreateClientBody) {
   const values = await checkInput(caller, input, await tenantCustomFields(caller.db));
   const tenantId = caller.tenant.id;
@@ -125,7 +134,11 @@ export async function createClient(caller: Caller, input: CreateClientBody) {
             includeForClientRequests: include_for_client_requests ?? false,
           },
         });
+        await recordEvent(tx, tenantId, "contact.created", async () =>
+          serializeContact(await loadContact(eventReader(caller, tx), contact.id)),
+        );
       }
+      await recordEvent(tx, tenantId, "client.created", () => clientEventData(caller, tx, client.id));
       return client.id;
     }),
   );
@@ -142,6 +155,7 @@ export async function updateClient(caller: Caller, id: number, input: UpdateClie
         data: clientColumns(input),
       });
       await writeLinks(tx, caller.tenant.id, id, input, values);
+      await recordEvent(tx, caller.tenant.id, "client.updated", () => clientEventData(caller, tx, id));
     }),
   );
   return loadClient(caller, id);

@@ -6,8 +6,10 @@ import { type FieldErrors, validationFailed } from "@/lib/core/errors";
 import { withoutUndefined } from "@/lib/core/validation";
 import { withUniqueFields } from "@/lib/db/unique";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { eventReader, recordEvent, type Tx } from "@/lib/webhooks/outbox";
 import { loadContact } from "./queries";
 import type { CreateContactBody, UpdateContactBody } from "./schemas";
+import { serializeContact } from "./serialize";
 
 const EMAIL_TAKEN = "A contact with this email already exists.";
 const UNIQUE_FIELDS = { contacts_tenant_id_email_key: ["email", EMAIL_TAKEN] } as const;
@@ -44,6 +46,11 @@ function contactColumns(input: UpdateContactBody): Prisma.ContactUncheckedUpdate
   });
 }
 
+/** A contact as its GET answers, read in the transaction that changed it: the data of its webhook events. */
+async function contactEventData(caller: Caller, tx: Tx, id: number) {
+  return serializeContact(await loadContact(eventReader(caller, tx), id));
+}
+
 export async function createContact(caller: Caller, input: CreateContactBody) {
   const client = await checkInput(caller, input);
   const tenantId = caller.tenant.id;
@@ -59,6 +66,7 @@ export async function createContact(caller: Caller, input: CreateContactBody) {
         await tx.clientContact.create({
           data: { tenantId, clientId: client.id, contactId: contact.id, title: input.title ?? null },
         });
+      await recordEvent(tx, tenantId, "contact.created", () => contactEventData(caller, tx, contact.id));
       return contact.id;
     }),
   );
@@ -82,6 +90,7 @@ export async function updateContact(caller: Caller, id: number, input: UpdateCon
           update: title,
         });
       }
+      await recordEvent(tx, tenantId, "contact.updated", () => contactEventData(caller, tx, id));
     }),
   );
   return loadContact(caller, id);

@@ -6,8 +6,15 @@ import { toDbDate, todayIn } from "@/lib/core/dates";
 import { type FieldErrors, unknownIdErrors, validationFailed } from "@/lib/core/errors";
 import { withoutUndefined } from "@/lib/core/validation";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { eventReader, recordEvent, type Tx } from "@/lib/webhooks/outbox";
 import { loadJob } from "./queries";
 import type { CreateJobBody, UpdateJobBody } from "./schemas";
+import { serializeJob } from "./serialize";
+
+/** A job as its GET answers, read in the transaction that changed it: the data of its webhook events. */
+async function jobEventData(caller: Caller, tx: Tx, id: number, now: Date) {
+  return serializeJob(await loadJob(eventReader(caller, tx), id), todayIn(caller.tenant.timezone, now));
+}
 
 /**
  * Looks up what the input refers to, and throws one 422 naming every field that names something the tenant does not
@@ -57,29 +64,36 @@ const completionDate = (caller: Caller, now: Date) => toDbDate(todayIn(caller.us
 
 /**
  * Creates a job after checking what it refers to (422 on the field that names something the tenant does not have
- * or the caller cannot see). The job, its assignee and its tags are one nested create, so one transaction.
+ * or the caller cannot see). The job, its assignee and its tags are one nested create, in one transaction with its
+ * webhook events (job.completed too when it is created completed).
  */
 export async function createJob(caller: Caller, input: CreateJobBody, now = new Date()) {
   const { client, status, assignee, tagIds } = await checkReferences(caller, input);
   const completed = status?.isCompleted ?? false;
-  const { id } = await caller.db.job.create({
-    data: {
-      tenantId: caller.tenant.id,
-      name: input.name,
-      description: input.description ?? "",
-      clientId: client?.id ?? null,
-      statusId: status?.id ?? null,
-      startDate: date(input.start_date),
-      dueDate: date(input.due_date),
-      internalDueDate: date(input.internal_due_date),
-      extendedDueDate: date(input.extended_due_date),
-      estimatedHours: input.estimated_hours?.toFixed(2) ?? null,
-      isCompleted: completed,
-      completedDate: completed ? completionDate(caller, now) : null,
-      assignees: assignee ? { create: [{ userId: assignee.id }] } : undefined,
-      tags: tagIds.length ? { create: tagIds.map((tagId) => ({ tagId })) } : undefined,
-    },
-    select: { id: true },
+  const tenantId = caller.tenant.id;
+  const id = await caller.db.$transaction(async (tx) => {
+    const { id } = await tx.job.create({
+      data: {
+        tenantId: caller.tenant.id,
+        name: input.name,
+        description: input.description ?? "",
+        clientId: client?.id ?? null,
+        statusId: status?.id ?? null,
+        startDate: date(input.start_date),
+        dueDate: date(input.due_date),
+        internalDueDate: date(input.internal_due_date),
+        extendedDueDate: date(input.extended_due_date),
+        estimatedHours: input.estimated_hours?.toFixed(2) ?? null,
+        isCompleted: completed,
+        completedDate: completed ? completionDate(caller, now) : null,
+        assignees: assignee ? { create: [{ userId: assignee.id }] } : undefined,
+        tags: tagIds.length ? { create: tagIds.map((tagId) => ({ tagId })) } : undefined,
+      },
+      select: { id: true },
+    });
+    await recordEvent(tx, tenantId, "job.created", () => jobEventData(caller, tx, id, now), now);
+    if (completed) await recordEvent(tx, tenantId, "job.completed", () => jobEventData(caller, tx, id, now), now);
+    return id;
   });
   return loadJob(caller, id);
 }
@@ -139,6 +153,9 @@ export async function updateJob(caller: Caller, id: number, input: UpdateJobBody
       await tx.jobTag.deleteMany({ where: { jobId: id } });
       await tx.jobTag.createMany({ data: tagIds.map((tagId) => ({ tenantId, jobId: id, tagId })) });
     }
+    await recordEvent(tx, tenantId, "job.updated", () => jobEventData(caller, tx, id, now), now);
+    if (completed && !stored.isCompleted)
+      await recordEvent(tx, tenantId, "job.completed", () => jobEventData(caller, tx, id, now), now);
   });
   return loadJob(caller, id);
 }

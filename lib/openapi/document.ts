@@ -55,6 +55,7 @@ const TAGS: Record<string, string> = {
   Contacts: "People at the clients",
   Jobs: "Work for clients: returns, accounts, payroll runs",
   "Time logs": "Time the firm's people spent on jobs",
+  Webhooks: "Signed pushes of changes to the firm's integrations (Owners and Admins)",
 };
 
 const RATE_LIMIT_HEADERS = {
@@ -158,7 +159,7 @@ function parameters(op: Operation) {
 function operationObject(op: Operation) {
   const write = WRITE_METHODS.has(op.method);
   const errors = [...new Set([...op.errors, ...ALWAYS, ...(write ? IDEMPOTENCY_ERRORS : [])])].sort();
-  const example = op.response.example ?? exampleOf(op.response.schema);
+  const example = op.response.example ?? (op.response.schema && exampleOf(op.response.schema));
   return {
     tags: [op.tag],
     summary: op.summary,
@@ -179,12 +180,16 @@ function operationObject(op: Operation) {
         headers: write
           ? { ...headerRefs, "Idempotent-Replayed": { $ref: "#/components/headers/Idempotent-Replayed" } }
           : headerRefs,
-        content: {
-          "application/json": {
-            schema: schemaOf(op.response.schema, "output"),
-            ...(example === undefined ? {} : { example }),
-          },
-        },
+        ...(op.response.schema
+          ? {
+              content: {
+                "application/json": {
+                  schema: schemaOf(op.response.schema, "output"),
+                  ...(example === undefined ? {} : { example }),
+                },
+              },
+            }
+          : {}),
       },
       ...Object.fromEntries(
         errors.map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status][0]}` }]),

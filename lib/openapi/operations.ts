@@ -16,11 +16,21 @@ import { recordId } from "@/lib/core/references";
 import { createJobBody, jobListItemObject, jobObject, listJobsQuery, updateJobBody } from "@/lib/jobs/schemas";
 import { listTimeLogsQuery, timeLogObject } from "@/lib/time-logs/schemas";
 import { listUsersQuery, profileObject, userByEmailObject, userListObject, userObject } from "@/lib/users/schemas";
+import {
+  createWebhookBody,
+  deliveryListObject,
+  deliveryObject,
+  listDeliveriesQuery,
+  updateWebhookBody,
+  webhookListObject,
+  webhookObject,
+  webhookWithSecretObject,
+} from "@/lib/webhooks/schemas";
 
 export interface Operation {
   /** The operationId: a verb and a noun (`listClients`), which generated clients name their functions after. */
   id: string;
-  method: "get" | "post" | "put";
+  method: "get" | "post" | "put" | "delete";
   /** OpenAPI path template under /api/v1, e.g. `/clients/{uuid}`. */
   path: string;
   tag: string;
@@ -30,8 +40,8 @@ export interface Operation {
   params?: Record<string, z.ZodType>;
   query?: z.ZodObject;
   body?: z.ZodType;
-  /** The answer; its example defaults to the schema's first `.meta({ examples })`. */
-  response: { status: 200 | 201; schema: z.ZodType; description: string; example?: unknown };
+  /** The answer, without a schema when it has no body (204); its example defaults to the schema's `.meta({ examples })`. */
+  response: { status: 200 | 201 | 204; schema?: z.ZodType; description: string; example?: unknown };
   /** Error statuses this operation can answer with, beyond the ones every operation can (401, 406, 429). */
   errors: (400 | 403 | 404 | 413 | 415 | 422)[];
 }
@@ -259,4 +269,111 @@ export const operations: Operation[] = [
     },
     errors: [422],
   },
+  ...webhookOperations(),
 ];
+
+/** /webhooks: Owners and Admins (webhooks.manage) manage the firm's endpoints. */
+function webhookOperations(): Operation[] {
+  const params = { uuid: z.uuid().describe("The webhook endpoint's uuid") };
+  const tag = "Webhooks";
+  return [
+    {
+      id: "listWebhooks",
+      method: "get",
+      path: "/webhooks",
+      tag,
+      summary: "List webhook endpoints",
+      description: "Needs the webhooks.manage permission (Owners and Admins). Secrets are never listed.",
+      response: { status: 200, schema: webhookListObject, description: "The firm's endpoints" },
+      errors: [403],
+    },
+    {
+      id: "createWebhook",
+      method: "post",
+      path: "/webhooks",
+      tag,
+      summary: "Create a webhook endpoint",
+      description:
+        "Answers the signing secret (whsec_…) once. Events are POSTed as {type, timestamp, data} (data: the record " +
+        "as its GET answers), signed by the Standard Webhooks scheme (webhook-id, webhook-timestamp, " +
+        "webhook-signature), retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h until a 2xx arrives within 15 s. " +
+        "A 410 answer, or five days of failures, disables the endpoint. At most 20 endpoints per firm.",
+      body: createWebhookBody,
+      response: { status: 201, schema: webhookWithSecretObject, description: "The endpoint, with its secret" },
+      errors: [403, ...BODY_ERRORS],
+    },
+    {
+      id: "getWebhook",
+      method: "get",
+      path: "/webhooks/{uuid}",
+      tag,
+      summary: "Get a webhook endpoint",
+      params,
+      response: { status: 200, schema: webhookObject, description: "The endpoint (without its secret)" },
+      errors: [403, 404],
+    },
+    {
+      id: "updateWebhook",
+      method: "put",
+      path: "/webhooks/{uuid}",
+      tag,
+      summary: "Update a webhook endpoint",
+      description:
+        "Only the fields sent change. enabled=false stops deliveries (pending ones are given up); enabled=true " +
+        "re-enables an endpoint, also one disabled by a 410 or by five days of failures.",
+      params,
+      body: updateWebhookBody,
+      response: { status: 200, schema: webhookObject, description: "The updated endpoint" },
+      errors: [403, 404, ...BODY_ERRORS],
+    },
+    {
+      id: "deleteWebhook",
+      method: "delete",
+      path: "/webhooks/{uuid}",
+      tag,
+      summary: "Delete a webhook endpoint",
+      description: "Deletes the endpoint and its deliveries; nothing more is sent to it.",
+      params,
+      response: { status: 204, description: "Deleted" },
+      errors: [403, 404],
+    },
+    {
+      id: "rotateWebhookSecret",
+      method: "post",
+      path: "/webhooks/{uuid}/rotate-secret",
+      tag,
+      summary: "Rotate a webhook endpoint's secret",
+      description:
+        "Answers the new secret once. For 24 hours the old secret signs too: webhook-signature then carries both " +
+        "signatures, separated by a space.",
+      params,
+      response: { status: 200, schema: webhookWithSecretObject, description: "The endpoint, with its new secret" },
+      errors: [403, 404],
+    },
+    {
+      id: "sendWebhookTest",
+      method: "post",
+      path: "/webhooks/{uuid}/test",
+      tag,
+      summary: "Send a test event",
+      description:
+        "Sends a webhook.test event to the endpoint now, whatever it subscribes to, and answers the delivery after " +
+        "its first attempt (up to 15 s). A failed test is retried like any delivery.",
+      params,
+      response: { status: 201, schema: deliveryObject, description: "The test delivery" },
+      errors: [403, 404],
+    },
+    {
+      id: "listWebhookDeliveries",
+      method: "get",
+      path: "/webhooks/{uuid}/deliveries",
+      tag,
+      summary: "List an endpoint's recent deliveries",
+      description: "Newest first. Deliveries are kept 30 days.",
+      params,
+      query: listDeliveriesQuery,
+      response: { status: 200, schema: deliveryListObject, description: "The most recent deliveries" },
+      errors: [403, 404, 422],
+    },
+  ];
+}

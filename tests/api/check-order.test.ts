@@ -5,12 +5,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/client";
 import { call, tableCounts, tenantByName, tokenFor, userByEmail } from "../support/api";
-import { operations, pathOf, routeModule } from "../support/routes";
+import { operations, pathOf, routeModule, webhookOf } from "../support/routes";
 
-type Kind = "client" | "contact" | "job";
+type Kind = "client" | "contact" | "job" | "webhook";
 
-/** Per write endpoint: a body that passes, one that fails zod, and the kind of record its path names (if any). */
-const WRITES: Record<string, { valid: () => object; invalid: object; record?: Kind }> = {
+/**
+ * Per write endpoint: a body that passes, one that fails zod (none for endpoints without a body), and the kind of
+ * record its path names (if any). `ownersOnly`: a Standard user lacks the permission, so the 422 is checked as the
+ * Owner.
+ */
+const WRITES: Record<string, { valid: () => object; invalid?: object; record?: Kind; ownersOnly?: boolean }> = {
   "post /clients": { valid: () => ({ name: `Order check ${Math.random()}` }), invalid: { name: 42 } },
   "put /clients/{uuid}": { valid: () => ({ city: "Leeds" }), invalid: { name: 42 }, record: "client" },
   "post /contacts": {
@@ -20,6 +24,20 @@ const WRITES: Record<string, { valid: () => object; invalid: object; record?: Ki
   "put /contacts/{uuid}": { valid: () => ({ phone_number: "123" }), invalid: { firstname: 42 }, record: "contact" },
   "post /jobs": { valid: () => ({ name: "Order check job" }), invalid: { name: 42 } },
   "put /jobs/{uuid}": { valid: () => ({ description: "Checked" }), invalid: { name: 42 }, record: "job" },
+  "post /webhooks": {
+    valid: () => ({ url: "https://hooks.example.com/in", events: ["job.created"] }),
+    invalid: { url: 42 },
+    ownersOnly: true,
+  },
+  "put /webhooks/{uuid}": {
+    valid: () => ({ enabled: true }),
+    invalid: { events: [] },
+    record: "webhook",
+    ownersOnly: true,
+  },
+  "delete /webhooks/{uuid}": { valid: () => ({}), record: "webhook", ownersOnly: true },
+  "post /webhooks/{uuid}/rotate-secret": { valid: () => ({}), record: "webhook", ownersOnly: true },
+  "post /webhooks/{uuid}/test": { valid: () => ({}), record: "webhook", ownersOnly: true },
 };
 
 const writes = operations.filter((op) => op.method !== "get");
@@ -27,9 +45,9 @@ const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
 
 /** A record of each kind: one the Standard user `assigned@acme.test` can see, one it cannot, one of another tenant. */
 const records: Record<"visible" | "hidden" | "foreign", Record<Kind, string>> = {
-  visible: { client: "", contact: "", job: "" },
-  hidden: { client: "", contact: "", job: "" },
-  foreign: { client: "", contact: "", job: "" },
+  visible: { client: "", contact: "", job: "", webhook: "" },
+  hidden: { client: "", contact: "", job: "", webhook: "" },
+  foreign: { client: "", contact: "", job: "", webhook: "" },
 };
 
 beforeAll(async () => {
@@ -49,7 +67,8 @@ beforeAll(async () => {
       where: { tenantId, client: clientFilter, assignees: { none: { userId: assigned.id } }, followers: { none: {} } },
       orderBy: { id: "asc" },
     });
-    return { client: client.uuid, contact: contact.uuid, job: job.uuid };
+    // Webhook endpoints have no visibility beyond the permission: one per firm, made for the test.
+    return { client: client.uuid, contact: contact.uuid, job: job.uuid, webhook: (await webhookOf({ tenantId })).uuid };
   };
   records.hidden = await find(acme, unseen);
   records.foreign = await find(birch, {});
@@ -60,10 +79,15 @@ beforeAll(async () => {
   const visibleJob = await db.job.findFirstOrThrow({
     where: { tenantId: acme, assignees: { some: { userId: assigned.id } } },
   });
-  records.visible = { client: visibleClient.uuid, contact: visibleContact.uuid, job: visibleJob.uuid };
+  records.visible = {
+    client: visibleClient.uuid,
+    contact: visibleContact.uuid,
+    job: visibleJob.uuid,
+    webhook: records.hidden.webhook,
+  };
 });
 
-async function send(op: (typeof writes)[number], email: string, uuid: string | undefined, body: object) {
+async function send(op: (typeof writes)[number], email: string, uuid: string | undefined, body?: object) {
   const route = await routeModule(op.path);
   const params: Record<string, string> = uuid ? { uuid } : {};
   return call(route, op.method.toUpperCase(), pathOf(op, params).slice(1), {
@@ -88,9 +112,19 @@ describe.each(writes.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] a
     expect(await tableCounts()).toEqual(before);
   });
 
+  it.runIf(row.ownersOnly)("is 403 for a Standard user with an invalid body (no webhooks.manage)", async () => {
+    const res = await send(op, "assigned@acme.test", row.record && records.visible[row.record], row.invalid);
+    expect(res.status).toBe(403);
+    expect(res.body.errors).toBeUndefined();
+  });
+
   it("answers a valid body from a permitted user", async () => {
+    // DELETE /webhooks/{uuid} has taken the endpoint: a fresh one when it is gone.
+    if (row.record === "webhook")
+      records.hidden.webhook = (await webhookOf({ tenantId: (await tenantByName("Acme Accounting")).id })).uuid;
     const res = await send(op, "owner@acme.test", row.record && records.hidden[row.record], row.valid());
-    expect(res.status).toBe(op.method === "post" ? 201 : 200);
+    const ok = { post: 201, put: 200, delete: 204 }[op.method as "post" | "put" | "delete"];
+    expect(res.status).toBe(op.path.endsWith("/rotate-secret") ? 200 : ok);
   });
 
   it.runIf(row.record)("is 404 for an unknown uuid with an invalid body", async () => {
@@ -105,14 +139,21 @@ describe.each(writes.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] a
     expect(res.body.errors).toBeUndefined();
   });
 
-  it.runIf(row.record)("is 403 for a record outside a Standard user's visibility with an invalid body", async () => {
-    const res = await send(op, "assigned@acme.test", row.record && records.hidden[row.record], row.invalid);
-    expect(res.status).toBe(403);
-    expect(res.body.errors).toBeUndefined();
-  });
+  it.runIf(row.record && !row.ownersOnly)(
+    "is 403 for a record outside a Standard user's visibility with an invalid body",
+    async () => {
+      const res = await send(op, "assigned@acme.test", row.record && records.hidden[row.record], row.invalid);
+      expect(res.status).toBe(403);
+      expect(res.body.errors).toBeUndefined();
+    },
+  );
 
-  it.runIf(row.record)("is 422 for a visible record with an invalid body", async () => {
-    const res = await send(op, "assigned@acme.test", row.record && records.visible[row.record], row.invalid);
+  it.runIf(row.record && row.invalid)("is 422 for a visible record with an invalid body", async () => {
+    const email = row.ownersOnly ? "owner@acme.test" : "assigned@acme.test";
+    const visible = row.ownersOnly
+      ? (await webhookOf({ tenantId: (await tenantByName("Acme Accounting")).id })).uuid
+      : undefined;
+    const res = await send(op, email, visible ?? (row.record && records.visible[row.record]), row.invalid);
     expect(res.status).toBe(422);
   });
 });

@@ -46,7 +46,11 @@ export function assertMatchesContract(method: string, pathname: string, status: 
     throw new Error(`${method} ${route.template} answered ${status}, which the OpenAPI document does not list`);
   if (response.$ref)
     response = (doc.components.responses as Record<string, ResponseSpec>)[response.$ref.split("/").pop()!];
-  const schema = response.content?.["application/json"].schema as { $ref?: string };
+  if (!response.content) {
+    if (body !== null) throw new Error(`${method} ${route.template} ${status}: the document says no body, got one`);
+    return;
+  }
+  const schema = response.content["application/json"].schema as { $ref?: string };
   // An inline schema's $refs name the document's components, which ajv knows under BASE.
   const validate = schema.$ref
     ? ajv.getSchema(`${BASE}${schema.$ref}`)!

@@ -24,13 +24,20 @@ export function pathOf(op: Operation, params: Record<string, string>) {
   return op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name].toWellFormed()));
 }
 
-type Kind = "client" | "contact" | "job" | "user";
+type Kind = "client" | "contact" | "job" | "user" | "webhook";
 
 /** What a path's record is: the resource named by the segment before the parameter. */
 export function recordKind(op: Operation): Kind | undefined {
   const segment = op.path.split("/").find((_, i, parts) => parts[i + 1]?.startsWith("{"));
   return (
-    { clients: "client", contacts: "contact", jobs: "job", users: "user", email: "user" } as Record<string, Kind>
+    {
+      clients: "client",
+      contacts: "contact",
+      jobs: "job",
+      users: "user",
+      email: "user",
+      webhooks: "webhook",
+    } as Record<string, Kind>
   )[segment ?? ""];
 }
 
@@ -46,13 +53,15 @@ export async function recordParams(
   const client = await prisma();
   const scope = { tenantId, ...where };
   const record =
-    kind === "client"
-      ? await client.client.findFirstOrThrow({ where: scope, orderBy: { id: "asc" } })
-      : kind === "contact"
-        ? await client.contact.findFirstOrThrow({ where: scope, orderBy: { id: "asc" } })
-        : kind === "job"
-          ? await client.job.findFirstOrThrow({ where: scope, orderBy: { id: "asc" } })
-          : await client.user.findFirstOrThrow({ where: scope, orderBy: { id: "asc" } });
+    kind === "webhook"
+      ? await webhookOf(scope)
+      : kind === "client"
+        ? await client.client.findFirstOrThrow({ where: scope, orderBy: { id: "asc" } })
+        : kind === "contact"
+          ? await client.contact.findFirstOrThrow({ where: scope, orderBy: { id: "asc" } })
+          : kind === "job"
+            ? await client.job.findFirstOrThrow({ where: scope, orderBy: { id: "asc" } })
+            : await client.user.findFirstOrThrow({ where: scope, orderBy: { id: "asc" } });
   return Object.fromEntries(
     names.map((name) => [
       name,
@@ -62,5 +71,25 @@ export async function recordParams(
           ? String(record.id)
           : (record as { uuid: string }).uuid,
     ]),
+  );
+}
+
+/**
+ * A webhook endpoint of the tenant (the demo data has none): made when missing. Its target is refused at delivery
+ * (a private address, without WEBHOOKS_ALLOW_PRIVATE), so that sending it a test never leaves the machine.
+ */
+export async function webhookOf(where: { tenantId: number }) {
+  const client = await prisma();
+  const found = await client.webhookEndpoint.findFirst({ where, orderBy: { id: "asc" } });
+  return (
+    found ??
+    client.webhookEndpoint.create({
+      data: {
+        tenantId: where.tenantId,
+        url: "https://127.0.0.1:9/sweep",
+        events: ["client.created"],
+        secret: "whsec_c3dlZXA=",
+      },
+    })
   );
 }

@@ -206,7 +206,7 @@ describe("tenant A's token against tenant B's data", () => {
     async () => {
       const birchId = (await tenantByName("Birch Bookkeeping")).id;
       const scope = { tenantId: birchId };
-      return { client: scope, contact: scope, job: scope, user: scope };
+      return { client: scope, contact: scope, job: scope, user: scope, webhook: scope };
     },
   );
 });

@@ -1,0 +1,16 @@
+// Vercel Cron (vercel.json) calls this every minute with `Authorization: Bearer <CRON_SECRET>`: it sends the
+// webhook deliveries that are due (retries, and anything the after-response attempt missed) and prunes old ones.
+
+import { isCronAuthorized } from "@/lib/webhooks/cron";
+import { deliverAllDue, pruneDeliveries } from "@/lib/webhooks/dispatch";
+
+export const dynamic = "force-dynamic";
+export const maxDuration = 60;
+
+export async function GET(request: Request) {
+  if (!isCronAuthorized(request.headers.get("authorization")))
+    return Response.json({ message: "Unauthenticated: send 'Authorization: Bearer <CRON_SECRET>'." }, { status: 401 });
+  const result = await deliverAllDue({ budgetMs: 40_000 });
+  const pruned = await pruneDeliveries();
+  return Response.json({ ...result, pruned });
+}

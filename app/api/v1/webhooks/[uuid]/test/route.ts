@@ -1,0 +1,12 @@
+import { apiRoute, created, endpoint } from "@/lib/api/route";
+import { sendTest } from "@/lib/webhooks/mutations";
+import { findWebhook } from "@/lib/webhooks/queries";
+import { serializeDelivery } from "@/lib/webhooks/serialize";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+  POST: endpoint({
+    permission: "webhooks.manage",
+    load: (caller, params) => findWebhook(caller, params.uuid),
+    handler: async ({ caller, record }) => created(serializeDelivery(await sendTest(caller, record))),
+  }),
+});

@@ -1,0 +1,75 @@
+"use server";
+// The webhooks page's mutations. Each one acts in the signed-in person's firm, and only when their role (read
+// afresh) has webhooks.manage: a Standard user's forged request is refused, whatever the form says.
+// Cross-site request forgery: as for the tokens page, Next runs a server action only for a POST whose Origin names
+// this site, and the session cookie is SameSite=Lax.
+import { revalidatePath } from "next/cache";
+import { requireSignedInUser } from "@/lib/auth/session";
+import { ApiError, zodFieldErrors } from "@/lib/core/errors";
+import { WEBHOOKS_PATH } from "@/lib/paths";
+import { createWebhook, deleteWebhook, rotateSecret, sendTest, updateWebhook } from "@/lib/webhooks/mutations";
+import { findWebhook } from "@/lib/webhooks/queries";
+import { createWebhookBody } from "@/lib/webhooks/schemas";
+import { requireWebhookManager } from "@/lib/webhooks/settings";
+
+export type CreateWebhookState =
+  | { status: "idle" }
+  | { status: "invalid"; errors: Record<string, string[]> }
+  // The secret travels only in this answer; the page never renders it from the database, so a reload loses it.
+  | { status: "created"; uuid: string; url: string; secret: string };
+
+export type RotateSecretState = { status: "idle" } | { status: "rotated"; secret: string };
+
+async function manager() {
+  return requireWebhookManager(await requireSignedInUser(WEBHOOKS_PATH));
+}
+
+export async function createWebhookAction(_previous: CreateWebhookState, form: FormData): Promise<CreateWebhookState> {
+  const scope = await manager();
+  const description = String(form.get("description") ?? "");
+  const parsed = createWebhookBody.safeParse({
+    url: form.get("url") ?? "",
+    events: form.getAll("events"),
+    ...(description ? { description } : {}),
+  });
+  if (!parsed.success) return { status: "invalid", errors: zodFieldErrors(parsed.error) };
+  try {
+    const endpoint = await createWebhook(scope, parsed.data);
+    revalidatePath(WEBHOOKS_PATH);
+    return { status: "created", uuid: endpoint.uuid, url: endpoint.url, secret: endpoint.secret };
+  } catch (error) {
+    if (error instanceof ApiError && error.errors) return { status: "invalid", errors: error.errors };
+    throw error;
+  }
+}
+
+/** The endpoint a form names, in the person's own firm (another firm's uuid is refused by findWebhook). */
+async function named(form: FormData) {
+  const scope = await manager();
+  return { scope, endpoint: await findWebhook(scope, form.get("uuid")) };
+}
+
+export async function sendTestAction(form: FormData): Promise<void> {
+  const { scope, endpoint } = await named(form);
+  await sendTest(scope, endpoint);
+  revalidatePath(WEBHOOKS_PATH);
+}
+
+export async function setEnabledAction(form: FormData): Promise<void> {
+  const { scope, endpoint } = await named(form);
+  await updateWebhook(scope, endpoint, { enabled: form.get("enabled") === "true" });
+  revalidatePath(WEBHOOKS_PATH);
+}
+
+export async function deleteWebhookAction(form: FormData): Promise<void> {
+  const { scope, endpoint } = await named(form);
+  await deleteWebhook(scope, endpoint);
+  revalidatePath(WEBHOOKS_PATH);
+}
+
+export async function rotateSecretAction(_previous: RotateSecretState, form: FormData): Promise<RotateSecretState> {
+  const { scope, endpoint } = await named(form);
+  const rotated = await rotateSecret(scope, endpoint);
+  revalidatePath(WEBHOOKS_PATH);
+  return { status: "rotated", secret: rotated.secret };
+}

@@ -1,0 +1,196 @@
+// Works off due deliveries: claims them (FOR UPDATE SKIP LOCKED, so several instances never take one attempt at
+// once), sends each signed, and records the outcome: success, or the next attempt on the retry schedule, or the end
+// (410 disables the endpoint; five days of failures disable it; after the last attempt the delivery has failed).
+// Runs right after a write (lib/api/route.ts, through Next's after()), from the cron route on Vercel, and from an
+// in-process timer on one machine (timer.ts).
+import { prisma } from "@/lib/db/client";
+import {
+  FAILING_DISABLES_AFTER_MS,
+  MAX_ATTEMPTS,
+  RESPONSE_BODY_LIMIT,
+  RETENTION_MS,
+  RETRY_DELAYS_S,
+  TEST_EVENT,
+} from "./events";
+import { httpSender, type Sender } from "./sender";
+import { signatureHeaders } from "./signing";
+
+/** A claimed attempt is not claimed again for this long: well past the 15 s an attempt may take. */
+const LEASE_MS = 60_000;
+
+export interface DispatchOptions {
+  /** The clock (tests move it). */
+  now?: () => Date;
+  /** At most this many deliveries in one pass. */
+  limit?: number;
+  /** Only this firm's deliveries (the pass right after one of its writes). */
+  tenantId?: number;
+  /** Only this delivery, due or not, if it has not been attempted yet ("send a test"). */
+  deliveryId?: number;
+  send?: Sender;
+}
+
+interface Claimed {
+  tenant_id: number;
+  id: number;
+  attempts: number;
+  endpoint_id: number;
+  event_id: number;
+}
+
+/** When attempt `attempts + 1` is due after attempt `attempts` failed at `now`; null when that was the last. */
+export function nextAttemptAt(attempts: number, now: Date): Date | null {
+  if (attempts >= MAX_ATTEMPTS) return null;
+  return new Date(now.getTime() + RETRY_DELAYS_S[attempts - 1] * 1000);
+}
+
+/** Runs one SQL statement with positional parameters: Prisma's raw query, or a test's own connection. */
+export type RawQuery = <T>(sql: string, ...params: unknown[]) => Promise<T[]>;
+
+/**
+ * Claims up to `limit` due deliveries in one statement: each claimed row has its attempt counted and its next
+ * attempt moved a lease ahead, and rows another instance holds locked are skipped rather than waited for.
+ */
+export function claimDue(query: RawQuery, now: Date, { limit = 20, tenantId, deliveryId }: DispatchOptions) {
+  const lease = new Date(now.getTime() + LEASE_MS);
+  const due =
+    deliveryId === undefined
+      ? "dd.next_attempt_at <= $1 AND $4::int IS NULL"
+      : "dd.id = $4::int AND dd.tenant_id = $3::int AND dd.attempts = 0";
+  return query<Claimed>(
+    `UPDATE webhook_deliveries d
+        SET attempts = d.attempts + 1, next_attempt_at = $2, last_attempt_at = $1
+       FROM (SELECT dd.tenant_id, dd.id FROM webhook_deliveries dd
+              WHERE dd.status = 'pending' AND ${due} AND ($3::int IS NULL OR dd.tenant_id = $3::int)
+              ORDER BY dd.next_attempt_at, dd.id
+              LIMIT $5
+                FOR UPDATE SKIP LOCKED) due
+      WHERE d.tenant_id = due.tenant_id AND d.id = due.id
+  RETURNING d.tenant_id, d.id, d.attempts, d.endpoint_id, d.event_id`,
+    now,
+    lease,
+    tenantId ?? null,
+    deliveryId ?? null,
+    limit,
+  );
+}
+
+async function claim(now: Date, options: DispatchOptions): Promise<Claimed[]> {
+  const db = await prisma();
+  return claimDue((sql, ...params) => db.$queryRawUnsafe(sql, ...params), now, options);
+}
+
+export interface DispatchResult {
+  claimed: number;
+  succeeded: number;
+  failed: number;
+}
+
+/** One pass: claims what is due and delivers it (concurrently, each bounded by the 15 s timeout). */
+export async function deliverDue(options: DispatchOptions = {}): Promise<DispatchResult> {
+  const now = options.now ?? (() => new Date());
+  const claimed = await claim(now(), options);
+  const send = options.send ?? httpSender();
+  const outcomes = await Promise.all(claimed.map((row) => deliver(row, send, now)));
+  return {
+    claimed: claimed.length,
+    succeeded: outcomes.filter((ok) => ok).length,
+    failed: outcomes.filter((ok) => !ok).length,
+  };
+}
+
+/** Passes until nothing is due (or the time budget is spent): what the cron route and the timer run. */
+export async function deliverAllDue(options: DispatchOptions & { budgetMs?: number } = {}): Promise<DispatchResult> {
+  const total = { claimed: 0, succeeded: 0, failed: 0 };
+  const started = Date.now();
+  for (;;) {
+    const pass = await deliverDue(options);
+    total.claimed += pass.claimed;
+    total.succeeded += pass.succeeded;
+    total.failed += pass.failed;
+    if (pass.claimed === 0 || Date.now() - started > (options.budgetMs ?? 30_000)) return total;
+  }
+}
+
+async function deliver(row: Claimed, send: Sender, now: () => Date): Promise<boolean> {
+  const db = await prisma();
+  const key = { tenantId: row.tenant_id };
+  const [endpoint, event] = await Promise.all([
+    db.webhookEndpoint.findUnique({ where: { tenantId_id: { ...key, id: row.endpoint_id } } }),
+    db.webhookEvent.findUnique({ where: { tenantId_id: { ...key, id: row.event_id } } }),
+  ]);
+  // Only the claim that counted this attempt may record its outcome.
+  const mine = { tenantId: row.tenant_id, id: row.id, attempts: row.attempts, status: "pending" };
+  if (!endpoint || !event) return false; // deleted meanwhile: the cascade took the delivery too
+  if (!endpoint.enabled && event.type !== TEST_EVENT) {
+    await db.webhookDelivery.updateMany({
+      where: mine,
+      data: { status: "failed", nextAttemptAt: null, error: "The endpoint is disabled." },
+    });
+    return false;
+  }
+  const started = now();
+  const secrets = [endpoint.secret];
+  if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > started)
+    secrets.push(endpoint.previousSecret);
+  const headers = signatureHeaders(secrets, event.msgId, Math.floor(started.getTime() / 1000), event.body);
+  const result = await send(endpoint.url, headers, event.body);
+  const at = now();
+  const outcome = {
+    responseStatus: result.status ?? null,
+    responseBody: result.body?.slice(0, RESPONSE_BODY_LIMIT) ?? null,
+    durationMs: result.durationMs,
+    error: result.error ?? null,
+  };
+  const endpointKey = { tenantId_id: { ...key, id: endpoint.id } };
+
+  if (result.status !== undefined && result.status >= 200 && result.status < 300) {
+    await db.webhookDelivery.updateMany({
+      where: mine,
+      data: { ...outcome, status: "succeeded", nextAttemptAt: null },
+    });
+    if (endpoint.failingSince) await db.webhookEndpoint.update({ where: endpointKey, data: { failingSince: null } });
+    return true;
+  }
+
+  const gone = result.status === 410;
+  // A test sent to a disabled endpoint is not retried: nothing else goes there until it is enabled.
+  const testOfDisabled = event.type === TEST_EVENT && !endpoint.enabled;
+  const next = gone || testOfDisabled ? null : nextAttemptAt(row.attempts, at);
+  await db.webhookDelivery.updateMany({
+    where: mine,
+    data: { ...outcome, status: next ? "pending" : "failed", nextAttemptAt: next },
+  });
+  if (testOfDisabled) return false;
+  const failingSince = endpoint.failingSince ?? at;
+  const failedTooLong = at.getTime() - failingSince.getTime() >= FAILING_DISABLES_AFTER_MS;
+  if (gone || failedTooLong) {
+    await db.webhookEndpoint.updateMany({
+      where: { ...key, id: endpoint.id, enabled: true },
+      data: { enabled: false, disabledReason: gone ? "gone" : "failing", failingSince },
+    });
+    await db.webhookDelivery.updateMany({
+      where: { ...key, endpointId: endpoint.id, status: "pending" },
+      data: {
+        status: "failed",
+        nextAttemptAt: null,
+        error: gone ? "The receiver answered 410 Gone: endpoint disabled." : "Failing for 5 days: endpoint disabled.",
+      },
+    });
+  } else if (!endpoint.failingSince) {
+    await db.webhookEndpoint.updateMany({
+      where: { ...key, id: endpoint.id, failingSince: null },
+      data: { failingSince },
+    });
+  }
+  return false;
+}
+
+/** Deletes deliveries and events older than 30 days. */
+export async function pruneDeliveries(now = new Date()): Promise<number> {
+  const db = await prisma();
+  const before = new Date(now.getTime() - RETENTION_MS);
+  const { count } = await db.webhookDelivery.deleteMany({ where: { createdAt: { lt: before } } });
+  await db.webhookEvent.deleteMany({ where: { createdAt: { lt: before } } });
+  return count;
+}

@@ -1,0 +1,109 @@
+// Managing a firm's webhook endpoints (permission webhooks.manage, checked by the route). Secrets are made here and
+// answered only by create and rotate.
+import { validationFailed } from "@/lib/core/errors";
+import type { TenantDb, TenantScope } from "@/lib/db/tenant";
+import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
+import { deliverDue } from "./dispatch";
+import { MAX_ENDPOINTS, TEST_EVENT } from "./events";
+import { newMessageId } from "./outbox";
+import type { CreateWebhookBody, UpdateWebhookBody } from "./schemas";
+import { newSecret } from "./signing";
+
+/** After a rotation the old secret keeps signing (a second signature) for this long. */
+export const PREVIOUS_SECRET_MS = 24 * 3600 * 1000;
+
+/** The caller's tenant-scoped database (an API caller, or the settings page's signed-in person). */
+type Db = TenantScope;
+
+export async function createWebhook(caller: Db, input: CreateWebhookBody): Promise<WebhookEndpoint> {
+  const tenantId = caller.tenant.id;
+  return caller.db.$transaction(async (tx) => {
+    // Serializes creates of one firm, so that two at once cannot both pass the count.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${tenantId}::int, 1801)`;
+    if ((await tx.webhookEndpoint.count({ where: { tenantId } })) >= MAX_ENDPOINTS)
+      throw validationFailed({ url: [`A firm can have at most ${MAX_ENDPOINTS} webhook endpoints.`] });
+    return tx.webhookEndpoint.create({
+      data: {
+        tenantId,
+        url: input.url,
+        events: input.events,
+        description: input.description ?? "",
+        secret: newSecret(),
+      },
+    });
+  });
+}
+
+/** Fails the endpoint's pending deliveries: nothing more is sent to a disabled endpoint. */
+async function abandonPending(db: TenantDb, endpointId: number, error: string) {
+  await db.webhookDelivery.updateMany({
+    where: { endpointId, status: "pending" },
+    data: { status: "failed", nextAttemptAt: null, error },
+  });
+}
+
+export async function updateWebhook(
+  caller: Db,
+  endpoint: WebhookEndpoint,
+  input: UpdateWebhookBody,
+): Promise<WebhookEndpoint> {
+  const enabling = input.enabled === true && !endpoint.enabled;
+  const disabling = input.enabled === false && endpoint.enabled;
+  const updated = await caller.db.webhookEndpoint.update({
+    where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } },
+    data: {
+      url: input.url,
+      events: input.events,
+      description: input.description,
+      enabled: input.enabled,
+      ...(enabling ? { disabledReason: null, failingSince: null } : {}),
+      ...(disabling ? { disabledReason: "manual" } : {}),
+    },
+  });
+  if (disabling) await abandonPending(caller.db, endpoint.id, "The endpoint was disabled.");
+  return updated;
+}
+
+export async function deleteWebhook(caller: Db, endpoint: WebhookEndpoint): Promise<void> {
+  await caller.db.webhookEndpoint.delete({ where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } } });
+}
+
+/** A new secret; the old one keeps signing for 24 hours, so receivers can switch without losing events. */
+export async function rotateSecret(caller: Db, endpoint: WebhookEndpoint, now = new Date()): Promise<WebhookEndpoint> {
+  return caller.db.webhookEndpoint.update({
+    where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } },
+    data: {
+      secret: newSecret(),
+      previousSecret: endpoint.secret,
+      previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_MS),
+    },
+  });
+}
+
+/**
+ * Sends a `webhook.test` event to the endpoint now (enabled or not, whatever it subscribes to) and answers the
+ * delivery as it stands after the first attempt; a failure is retried like any other delivery.
+ */
+export async function sendTest(caller: Db, endpoint: WebhookEndpoint, now = new Date()) {
+  const tenantId = caller.tenant.id;
+  const body = JSON.stringify({
+    type: TEST_EVENT,
+    timestamp: now.toISOString(),
+    data: { webhook_uuid: endpoint.uuid, message: "A test event: your endpoint receives and verifies webhooks." },
+  });
+  const delivery = await caller.db.$transaction(async (tx) => {
+    const event = await tx.webhookEvent.create({
+      data: { tenantId, msgId: newMessageId(), type: TEST_EVENT, body },
+      select: { id: true },
+    });
+    return tx.webhookDelivery.create({
+      data: { tenantId, endpointId: endpoint.id, eventId: event.id },
+      select: { id: true },
+    });
+  });
+  await deliverDue({ tenantId, deliveryId: delivery.id });
+  return caller.db.webhookDelivery.findFirstOrThrow({
+    where: { id: delivery.id },
+    include: { event: { select: { msgId: true, type: true } } },
+  });
+}

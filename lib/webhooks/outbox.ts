@@ -1,0 +1,54 @@
+// The outbox: a mutation records its event in its own transaction, with one delivery per enabled endpoint of the
+// firm subscribed to the event's type. So a change is never without its event (the event commits with it) and an
+// event never without its change (it rolls back with it). The dispatcher (dispatch.ts) sends what is due.
+import { randomUUID } from "node:crypto";
+import type { Caller } from "@/lib/auth/caller";
+import type { TenantDb } from "@/lib/db/tenant";
+import type { EventType } from "./events";
+
+/** A tenant-scoped interactive transaction (what `caller.db.$transaction(async (tx) => …)` hands over). */
+export type Tx = Parameters<Parameters<TenantDb["$transaction"]>[0]>[0];
+
+/**
+ * The caller as an event's reader: reads through the transaction (so they see its uncommitted writes) and see the
+ * whole record, as an Owner's GET answers it, whoever made the change. The payload goes to the firm's integrations,
+ * not back to the caller.
+ */
+export function eventReader(caller: Caller, tx: Tx): Caller {
+  return {
+    ...caller,
+    db: tx as unknown as TenantDb,
+    roleName: "Owner",
+    user: { ...caller.user, isOwner: true, clientAccess: "all" },
+  };
+}
+
+/** `webhook-id`: the same on every attempt of the event, to every endpoint. */
+export const newMessageId = () => `msg_${randomUUID().replaceAll("-", "")}`;
+
+/**
+ * Writes an event of `type` in the transaction, if an enabled endpoint of the tenant subscribes to it; `data` builds
+ * the record (as its GET answers) only then. Returns whether anything was written.
+ */
+export async function recordEvent(
+  tx: Tx,
+  tenantId: number,
+  type: EventType,
+  data: () => Promise<unknown>,
+  now = new Date(),
+): Promise<boolean> {
+  const endpoints = await tx.webhookEndpoint.findMany({
+    where: { tenantId, enabled: true, events: { has: type } },
+    select: { id: true },
+  });
+  if (!endpoints.length) return false;
+  const body = JSON.stringify({ type, timestamp: now.toISOString(), data: await data() });
+  const event = await tx.webhookEvent.create({
+    data: { tenantId, msgId: newMessageId(), type, body },
+    select: { id: true },
+  });
+  await tx.webhookDelivery.createMany({
+    data: endpoints.map((endpoint) => ({ tenantId, endpointId: endpoint.id, eventId: event.id })),
+  });
+  return true;
+}

@@ -1,0 +1,45 @@
+// Wire shapes of webhook endpoints and deliveries.
+import type { z } from "zod";
+import type { WebhookDelivery, WebhookEndpoint } from "@/lib/generated/prisma/client";
+import type { EventType } from "./events";
+import type { deliveryObject, webhookObject, webhookWithSecretObject } from "./schemas";
+
+type Reason = "manual" | "gone" | "failing";
+
+export function serializeWebhook(endpoint: WebhookEndpoint): z.output<typeof webhookObject> {
+  return {
+    uuid: endpoint.uuid,
+    url: endpoint.url,
+    description: endpoint.description,
+    events: endpoint.events as EventType[],
+    enabled: endpoint.enabled,
+    disabled_reason: endpoint.enabled ? null : ((endpoint.disabledReason as Reason | null) ?? "manual"),
+    failing_since: endpoint.failingSince?.toISOString() ?? null,
+    created_at: endpoint.createdAt.toISOString(),
+    updated_at: endpoint.updatedAt.toISOString(),
+  };
+}
+
+/** Only the answers of create and rotate carry the secret. */
+export function serializeWebhookWithSecret(endpoint: WebhookEndpoint): z.output<typeof webhookWithSecretObject> {
+  return { ...serializeWebhook(endpoint), secret: endpoint.secret };
+}
+
+export type DeliveryRow = WebhookDelivery & { event: { msgId: string; type: string } };
+
+export function serializeDelivery(delivery: DeliveryRow): z.output<typeof deliveryObject> {
+  return {
+    uuid: delivery.uuid,
+    event_id: delivery.event.msgId,
+    event_type: delivery.event.type as z.output<typeof deliveryObject>["event_type"],
+    status: delivery.status as "pending" | "succeeded" | "failed",
+    attempts: delivery.attempts,
+    response_status: delivery.responseStatus,
+    response_body: delivery.responseBody,
+    duration_ms: delivery.durationMs,
+    error: delivery.error,
+    last_attempt_at: delivery.lastAttemptAt?.toISOString() ?? null,
+    next_attempt_at: delivery.status === "pending" ? (delivery.nextAttemptAt?.toISOString() ?? null) : null,
+    created_at: delivery.createdAt.toISOString(),
+  };
+}
