@@ -52,6 +52,13 @@ test("a client generated from the served document compiles under tsc --strict an
   expect(result.idempotent).toEqual({ sameJob: true, replayed: "true" });
   expect(result.job).toMatchObject({ estimated_hours: 3, users: [expect.objectContaining({ id: result.me.id })] });
   expect(result.jobCursorPage).toEqual([result.job?.uuid]);
+  expect(result.webhook).toEqual({
+    secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),
+    events: ["job.completed"],
+    enabled: false,
+    deliveries: 0,
+    deleted: 204,
+  });
   expect(result.notFound).toEqual({ status: 404, message: "Client not found." });
   expect(result.invalid).toEqual({ status: 422, fields: ["name"] });
 });

@@ -97,6 +97,20 @@ export async function runIntegration(baseUrl: string, token: string) {
     params: { query: { cursor: "", per_page: 5, client_uuid: created.uuid } },
   });
 
+  // A webhook endpoint: its secret comes once, then it is changed, its deliveries read, and it is deleted.
+  const { data: hook, error: hookError } = await api.POST("/webhooks", {
+    body: { url: "https://hooks.firm.example/cjt", events: ["client.created", "job.completed"] },
+  });
+  if (!hook) return fail("POST /webhooks", hookError);
+  const { data: hookUpdated } = await api.PUT("/webhooks/{uuid}", {
+    params: { path: { uuid: hook.uuid } },
+    body: { events: ["job.completed"], enabled: false },
+  });
+  const { data: deliveries } = await api.GET("/webhooks/{uuid}/deliveries", {
+    params: { path: { uuid: hook.uuid }, query: { limit: 10 } },
+  });
+  const deleted = await api.DELETE("/webhooks/{uuid}", { params: { path: { uuid: hook.uuid } } });
+
   // Errors are typed: a 404's message, a 422's fields.
   const missing = await api.GET("/clients/{uuid}", {
     params: { path: { uuid: "00000000-0000-4000-8000-000000000000" } },
@@ -124,6 +138,13 @@ export async function runIntegration(baseUrl: string, token: string) {
     },
     job,
     jobCursorPage: jobCursorPage && "next_cursor" in jobCursorPage.meta ? jobCursorPage.data.map((j) => j.uuid) : null,
+    webhook: {
+      secret: hook.secret,
+      events: hookUpdated?.events,
+      enabled: hookUpdated?.enabled,
+      deliveries: deliveries?.data.length,
+      deleted: deleted.response.status,
+    },
     notFound: { status: missing.response.status, message: missing.error?.message },
     invalid: { status: invalid.response.status, fields: Object.keys(fieldErrors) },
   };

@@ -225,7 +225,7 @@ export function openApiDocument(serverUrl = "http://localhost:3000/api/v1") {
       description:
         "Clients, contacts, jobs, users and time logs of one firm (tenant). Every request carries a personal access token " +
         "as `Authorization: Bearer <token>` and acts as the token's user, within that user's tenant and permissions.",
-      license: { name: "Proprietary" },
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
