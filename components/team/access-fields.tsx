@@ -88,11 +88,7 @@ export function AccessFields({
         ))}
         <FieldError id={`${prefix}-access-error`} error={errors.clientAccess} />
       </fieldset>
-      <fieldset
-        className="space-y-1.5"
-        aria-describedby={errors.groupIds ? `${prefix}-groups-error` : undefined}
-        aria-invalid={errors.groupIds ? true : undefined}
-      >
+      <fieldset className="space-y-1.5" aria-describedby={errors.groupIds ? `${prefix}-groups-error` : undefined}>
         <legend className="text-sm font-medium">Client groups</legend>
         {groups.length === 0 ? (
           <p className="text-sm text-slate-600">The firm has no client groups yet.</p>
