@@ -75,6 +75,10 @@ export async function tableCounts() {
     "job_followers",
     "job_tags",
     "time_logs",
+    // A rejected write records no webhook event either (the outbox shares the write's transaction).
+    "webhook_endpoints",
+    "webhook_events",
+    "webhook_deliveries",
   ];
   const [row] = await (await prisma()).$queryRawUnsafe<Record<string, number>[]>(
     `SELECT ${tables.map((t) => `(SELECT count(*)::int FROM "${t}") AS "${t}"`).join(", ")}`,
