@@ -1,6 +1,7 @@
 // GET /api/health: what a load balancer or a deploy step reads to decide whether an instance may take traffic.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET } from "@/app/api/health/route";
+import { GET as liveGET } from "@/app/api/live/route";
 import { prisma } from "@/lib/db/client";
 import { listMigrations } from "@/lib/db/migrations";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
@@ -78,5 +79,16 @@ describe("GET /api/health", () => {
       status: 200,
       body: { status: "ok", rate_limit: { store: "upstash", reachable: false } },
     });
+  });
+});
+
+describe("GET /api/live", () => {
+  it("answers 200 JSON without touching the database, so an outage does not get the process restarted", async () => {
+    vi.stubEnv("DATABASE_URL", "postgresql://app:s3cret@127.0.0.1:1/nowhere");
+    const response = liveGET();
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(await response.json()).toEqual({ status: "ok" });
   });
 });
