@@ -1,6 +1,7 @@
 // The one place that opens the database. Route handlers never import this: they get a tenant-scoped client
 // from the API wrapper (lib/api), so no query can run outside the caller's tenant.
 
+import { createHash } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
@@ -66,7 +67,7 @@ export async function closeDatabase() {
 async function connect(): Promise<Database> {
   const url = process.env.DATABASE_URL;
   if (url) {
-    const adapter = new PrismaPg(poolConfig(url));
+    const adapter = new PrismaPg(poolConfig(url), statementOptions(url));
     const client = new PrismaClient({ adapter });
     return { prisma: client, kind: "postgres", close: () => client.$disconnect() };
   }
@@ -99,9 +100,26 @@ export function poolConfig(url: string): pg.PoolConfig {
   return {
     connectionString: url,
     max: setting("DATABASE_POOL_SIZE", 10),
+    // A connection keeps every statement it prepared: replacing it now and then bounds what it holds.
+    maxUses: 10_000,
     connectionTimeoutMillis: setting("DATABASE_CONNECT_TIMEOUT_MS", 3_000),
     ...(behindPgbouncer ? {} : { statement_timeout: statementTimeout }),
     query_timeout: statementTimeout + 1_000,
+  };
+}
+
+/**
+ * Named statements: node-postgres prepares each distinct SQL text once per connection and PostgreSQL then reuses its
+ * plan instead of planning every statement anew (the token lookup that every request makes: 0.96 ms a statement
+ * unnamed, 0.10 ms prepared, pgbench on the bench data). PgBouncer 1.18 in transaction mode hands a client another
+ * server connection per transaction, where the statement was never prepared: behind it (`pgbouncer=true`), or with
+ * DATABASE_PREPARED_STATEMENTS=off for other such poolers, statements stay unnamed.
+ */
+export function statementOptions(url: string) {
+  const pooled = new URL(url).searchParams.get("pgbouncer") === "true";
+  if (pooled || process.env.DATABASE_PREPARED_STATEMENTS === "off") return {};
+  return {
+    statementNameGenerator: ({ sql }: { sql: string }) => `s${createHash("sha1").update(sql).digest("base64url")}`,
   };
 }
 
