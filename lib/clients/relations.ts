@@ -21,8 +21,7 @@ type ClientRelationsRow = Omit<ClientRelations, "contacts"> & {
   contacts: (Omit<ContactShape, "clients"> & { clients: LinkedClient[] })[];
 };
 
-/** The statement, shared with the benchmark's floor server so that both run the same SQL. */
-export function clientRelationsSql(tenantId: number, clientIds: number[]) {
+function clientRelationsSql(tenantId: number, clientIds: number[]) {
   return Prisma.sql`
     SELECT c.id,
       (SELECT name FROM countries WHERE id = c.country_id) AS country,
@@ -55,7 +54,7 @@ export async function loadClientRelations(caller: Caller, clientIds: number[]): 
 }
 
 /** The statement's rows by client id, each contact listing the linked clients that pass `isVisible`. */
-export function relationsById(
+function relationsById(
   rows: ClientRelationsRow[],
   isVisible: (clientId: number) => boolean,
 ): Map<number, ClientRelations> {

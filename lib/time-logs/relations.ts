@@ -8,8 +8,7 @@ type Named = { id: number; uuid: string; name: string };
 type Person = { id: number; firstname: string; lastname: string };
 type TimeLogRelationsRow = { clients: Named[]; jobs: Named[]; users: Person[] };
 
-/** The statement, shared with the benchmark's floor server so that both run the same SQL. */
-export function timeLogRelationsSql(tenantId: number, logs: TimeLogColumns[]) {
+function timeLogRelationsSql(tenantId: number, logs: TimeLogColumns[]) {
   const ids = (key: "clientId" | "jobId" | "userId") => [
     ...new Set(logs.flatMap((log) => (log[key] === null ? [] : [log[key]]))),
   ];
@@ -24,7 +23,7 @@ export function timeLogRelationsSql(tenantId: number, logs: TimeLogColumns[]) {
 }
 
 /** The page's rows with the records they name attached. */
-export function withRelations(logs: TimeLogColumns[], { clients, jobs, users }: TimeLogRelationsRow): TimeLogRow[] {
+function withRelations(logs: TimeLogColumns[], { clients, jobs, users }: TimeLogRelationsRow): TimeLogRow[] {
   const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
   const [clientById, jobById, userById] = [byId(clients), byId(jobs), byId(users)];
   const named = (row: Named | undefined) => (row ? { uuid: row.uuid, name: row.name } : null);

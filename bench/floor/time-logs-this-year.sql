@@ -1,0 +1,10 @@
+-- GET /time-logs?range=this_year&per_page=100: the newest 100 time logs of this year with their client, job and user, and the total.
+SELECT sum(count) FROM time_log_day_counts WHERE tenant_id = :tenant AND date >= date_trunc('year', now())::date AND date < (date_trunc('year', now()) + interval '1 year')::date;
+SELECT l.uuid, l.note, l.minutes, l.date, l.created_at, l.updated_at,
+       c.uuid AS client_uuid, c.name AS client_name, j.uuid AS job_uuid, j.name AS job_name,
+       u.id AS user_id, u.firstname, u.lastname
+FROM (SELECT * FROM time_logs WHERE tenant_id = :tenant AND date >= date_trunc('year', now())::date AND date < (date_trunc('year', now()) + interval '1 year')::date ORDER BY date DESC, created_at DESC, uuid LIMIT 100) l
+LEFT JOIN clients c ON (c.tenant_id, c.id) = (l.tenant_id, l.client_id)
+LEFT JOIN jobs j ON (j.tenant_id, j.id) = (l.tenant_id, l.job_id)
+JOIN users u ON (u.tenant_id, u.id) = (l.tenant_id, l.user_id)
+ORDER BY l.date DESC, l.created_at DESC, l.uuid;
