@@ -4,7 +4,7 @@ import { visibleClients } from "@/lib/auth/visibility";
 import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
 import { allOf, containsText, type Filter, literal } from "@/lib/db/filters";
 import { readCursorPage } from "@/lib/db/keyset";
-import { readOffsetPage } from "@/lib/db/offset-page";
+import { pageAndTotal, readOffsetPage } from "@/lib/db/offset-page";
 import { findVisible } from "@/lib/db/records";
 import { countedRows } from "@/lib/db/row-counts";
 import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
@@ -52,18 +52,19 @@ export async function listClients(
       take,
       select: clientSelect,
     });
-  const ids = ({ skip, take }: Pick<Page, "skip" | "take">) =>
-    caller.db.client.findMany({ where, orderBy: prismaOrderBy(order), skip, take, select: { id: true } });
+  const ids = ({ skip, take }: Pick<Page, "skip" | "take">, reversed: boolean) =>
+    caller.db.client.findMany({ where, orderBy: prismaOrderBy(order, reversed), skip, take, select: { id: true } });
   // Seeing every client and filtered by no more than the archived flag, the total is what the triggers keep.
+  const counted = !visible && !others.some(Boolean);
   const count = () =>
-    visible || others.some(Boolean)
-      ? caller.db.client.count({ where })
-      : countedRows(caller.db, "clients", query.include_archived ? undefined : false);
+    counted
+      ? countedRows(caller.db, "clients", query.include_archived ? undefined : false)
+      : caller.db.client.count({ where });
   const matchIds = async () => (await caller.db.client.findMany({ where, select: { id: true } })).map((m) => m.id);
   const [[total, found], customFields] = await Promise.all([
     query.search
       ? searchPage(caller, { table: "clients", order, maxSorted: MAX_SORTED_CLIENTS, rows, count, matchIds }, page)
-      : Promise.all([count(), readOffsetPage(page, { ids, rows })]),
+      : pageAndTotal(count(), (total) => readOffsetPage(page, { ids, rows }, counted ? total : undefined)),
     tenantCustomFields(caller.db),
   ]);
   return { page, total, rows: await withRelations(caller, found, customFields) };

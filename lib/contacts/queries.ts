@@ -4,7 +4,7 @@ import { visibleContacts } from "@/lib/auth/visibility";
 import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
 import { containsText } from "@/lib/db/filters";
 import { readCursorPage } from "@/lib/db/keyset";
-import { readOffsetPage } from "@/lib/db/offset-page";
+import { pageAndTotal, readOffsetPage } from "@/lib/db/offset-page";
 import { findVisible } from "@/lib/db/records";
 import { countedRows } from "@/lib/db/row-counts";
 import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
@@ -64,8 +64,8 @@ export async function listContacts(
       take,
       include: contactInclude(caller),
     });
-  const ids = ({ skip, take }: Pick<Page, "skip" | "take">) =>
-    caller.db.contact.findMany({ where, orderBy: prismaOrderBy(order), skip, take, select: { id: true } });
+  const ids = ({ skip, take }: Pick<Page, "skip" | "take">, reversed: boolean) =>
+    caller.db.contact.findMany({ where, orderBy: prismaOrderBy(order, reversed), skip, take, select: { id: true } });
   const count = () => (counted ? countedRows(caller.db, "contacts") : caller.db.contact.count({ where }));
   const matchIds = async () =>
     (await caller.db.contact.findMany({ where, select: { id: true } })).map((match) => match.id);
@@ -75,7 +75,7 @@ export async function listContacts(
         { table: "contacts", order, maxSorted: MAX_SORTED_CONTACTS, rows, count, matchIds },
         page,
       )
-    : await Promise.all([count(), readOffsetPage(page, { ids, rows })]);
+    : await pageAndTotal(count(), (total) => readOffsetPage(page, { ids, rows }, counted ? total : undefined));
   return { page, total, rows: found };
 }
 

@@ -6,7 +6,7 @@ import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from 
 import type { Direction } from "@/lib/core/validation";
 import { allOf, containsText, type Filter } from "@/lib/db/filters";
 import { readCursorPage } from "@/lib/db/keyset";
-import { readOffsetPage } from "@/lib/db/offset-page";
+import { pageAndTotal, readOffsetPage } from "@/lib/db/offset-page";
 import { findVisible } from "@/lib/db/records";
 import { countedRows } from "@/lib/db/row-counts";
 import { type ListOrder, prismaOrderBy } from "@/lib/db/search-page";
@@ -61,17 +61,6 @@ function listFilters(caller: Caller, query: ListJobsQuery, now: Date) {
   return { visible: visibleJobs(caller), open: !query.include_completed && { isCompleted: false }, others };
 }
 
-/**
- * The total of the list: seeing every job and filtered by no more than the completed flag, what the triggers keep
- * (a row per tenant and flag); else a count of the matches.
- */
-function countJobs(caller: Caller, query: ListJobsQuery, where: Prisma.JobWhereInput, filters: JobFilters) {
-  if (filters.visible || filters.others.some(Boolean)) return caller.db.job.count({ where });
-  return countedRows(caller.db, "jobs", query.include_completed ? undefined : false);
-}
-
-type JobFilters = ReturnType<typeof listFilters>;
-
 /** One page of jobs and the total (a constant number of queries, whatever the page size), or a cursor page. */
 export async function listJobs(
   caller: Caller,
@@ -93,27 +82,45 @@ export async function listJobs(
             take,
           }),
     );
-  const [rows, total] = await Promise.all([
-    findPage(caller, where, query, order, page),
-    countJobs(caller, query, where, filters),
-  ]);
+  const counted = !filters.visible && !filters.others.some(Boolean);
+  const [total, rows] = await pageAndTotal(
+    counted
+      ? countedRows(caller.db, "jobs", query.include_completed ? undefined : false)
+      : caller.db.job.count({ where }),
+    (total) => findPage(caller, where, query, order, page, counted ? total : undefined),
+  );
   return { page, total, rows };
 }
 
-function findPage(caller: Caller, where: Prisma.JobWhereInput, query: ListJobsQuery, order: ListOrder, page: Page) {
+/**
+ * One page. Seeing every job and filtered by no more than the completed flag, the total is what the triggers keep
+ * (lib/db/row-counts.ts), which lets a deep page be found from the end (lib/db/offset-page.ts).
+ */
+function findPage(
+  caller: Caller,
+  where: Prisma.JobWhereInput,
+  query: ListJobsQuery,
+  order: ListOrder,
+  page: Page,
+  total?: Promise<number>,
+) {
   if (query.sort_by === "status") return findPageByStatus(caller, where, order, page);
-  return readOffsetPage(page, {
-    ids: ({ skip, take }) =>
-      caller.db.job.findMany({ where, orderBy: prismaOrderBy(order), skip, take, select: { id: true } }),
-    rows: ({ skip, take }, ids) =>
-      caller.db.job.findMany({
-        where: ids ? { id: { in: ids } } : where,
-        select: jobListSelect,
-        orderBy: prismaOrderBy(order),
-        skip,
-        take,
-      }),
-  });
+  return readOffsetPage(
+    page,
+    {
+      ids: ({ skip, take }, reversed) =>
+        caller.db.job.findMany({ where, orderBy: prismaOrderBy(order, reversed), skip, take, select: { id: true } }),
+      rows: ({ skip, take }, ids) =>
+        caller.db.job.findMany({
+          where: ids ? { id: { in: ids } } : where,
+          select: jobListSelect,
+          orderBy: prismaOrderBy(order),
+          skip,
+          take,
+        }),
+    },
+    total,
+  );
 }
 
 // Status sorts order by the status's position. Prisma can ask for nulls last only on the job's own columns, and
