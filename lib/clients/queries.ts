@@ -2,9 +2,11 @@
 import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
 import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
-import { containsText, literal } from "@/lib/db/filters";
+import { allOf, containsText, type Filter, literal } from "@/lib/db/filters";
 import { readCursorPage } from "@/lib/db/keyset";
+import { pageAndTotal, readOffsetPage } from "@/lib/db/offset-page";
 import { findVisible } from "@/lib/db/records";
+import { countedRows } from "@/lib/db/row-counts";
 import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { tenantCustomFields } from "./custom-fields";
@@ -22,17 +24,19 @@ export async function listClients(
   caller: Caller,
   query: ListClientsQuery,
 ): Promise<ListPage<ClientRecord> | CursorPage<ClientRecord>> {
-  const filters: Prisma.ClientWhereInput[] = [visibleClients(caller) ?? {}];
-  if (!query.include_archived) filters.push({ isArchived: false });
-  if (query.client_status) filters.push({ clientStatus: query.client_status });
-  if (query.country_id !== undefined) filters.push({ countryId: query.country_id });
-  if (query.tags?.length) filters.push({ tags: { some: { tagId: { in: query.tags } } } });
-  // citext makes this equality case-insensitive, and it can use the (tenant_id, email) index.
-  if (query.contact_email) filters.push({ contacts: { some: { contact: { email: query.contact_email } } } });
-  // One trigger-kept column (name, references, city, contacts) that one trigram index serves.
-  if (query.search) filters.push({ searchText: containsText(query.search) });
-  if (query.updated_since) filters.push({ ...updatedSince(query.updated_since) });
-  const where = { AND: filters };
+  const visible = visibleClients(caller);
+  const archived = !query.include_archived && { isArchived: false };
+  const others: Filter<Prisma.ClientWhereInput>[] = [
+    query.client_status && { clientStatus: query.client_status },
+    query.country_id !== undefined && { countryId: query.country_id },
+    !!query.tags?.length && { tags: { some: { tagId: { in: query.tags } } } },
+    // citext makes this equality case-insensitive, and it can use the (tenant_id, email) index.
+    !!query.contact_email && { contacts: { some: { contact: { email: query.contact_email } } } },
+    // One trigger-kept column (name, references, city, contacts) that one trigram index serves.
+    !!query.search && { searchText: containsText(query.search) },
+    updatedSince(query.updated_since),
+  ];
+  const where = allOf<Prisma.ClientWhereInput>([visible, archived, ...others]);
   const direction = query.sort_direction ?? "asc";
   const order: ListOrder = [
     [query.sort_by ?? "name", direction],
@@ -48,12 +52,19 @@ export async function listClients(
       take,
       select: clientSelect,
     });
-  const count = () => caller.db.client.count({ where });
+  const ids = ({ skip, take }: Pick<Page, "skip" | "take">, reversed: boolean) =>
+    caller.db.client.findMany({ where, orderBy: prismaOrderBy(order, reversed), skip, take, select: { id: true } });
+  // Seeing every client and filtered by no more than the archived flag, the total is what the triggers keep.
+  const counted = !visible && !others.some(Boolean);
+  const count = () =>
+    counted
+      ? countedRows(caller.db, "clients", query.include_archived ? undefined : false)
+      : caller.db.client.count({ where });
   const matchIds = async () => (await caller.db.client.findMany({ where, select: { id: true } })).map((m) => m.id);
   const [[total, found], customFields] = await Promise.all([
     query.search
       ? searchPage(caller, { table: "clients", order, maxSorted: MAX_SORTED_CLIENTS, rows, count, matchIds }, page)
-      : Promise.all([count(), rows(page)]),
+      : pageAndTotal(count(), (total) => readOffsetPage(page, { ids, rows }, counted ? total : undefined)),
     tenantCustomFields(caller.db),
   ]);
   return { page, total, rows: await withRelations(caller, found, customFields) };

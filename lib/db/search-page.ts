@@ -24,13 +24,15 @@ export const atPath = (path: string[], value: unknown): Record<string, unknown> 
   path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<string, unknown>;
 
 /**
- * The same order as a Prisma orderBy. Prisma can put nulls last only for a model's own columns: a list ordered by a
- * nullable relation's column reads the rows without it separately (lib/jobs/queries.ts).
+ * The same order as a Prisma orderBy, or with `reversed` its exact reverse (each direction flipped, nulls first).
+ * Prisma can put nulls last only for a model's own columns: a list ordered by a nullable relation's column reads the
+ * rows without it separately (lib/jobs/queries.ts).
  */
-export function prismaOrderBy(order: ListOrder) {
+export function prismaOrderBy(order: ListOrder, reversed = false) {
   return order.map(([column, direction, nulls]) => {
     const path = fieldPath(column);
-    return atPath(path, nulls && path.length === 1 ? { sort: direction, nulls } : direction);
+    const sort = reversed ? (direction === "asc" ? "desc" : "asc") : direction;
+    return atPath(path, nulls && path.length === 1 ? { sort, nulls: reversed ? "first" : nulls } : sort);
   });
 }
 

@@ -4,9 +4,11 @@ import { visibleJobs } from "@/lib/auth/visibility";
 import { type DateRangeSpec, dateFilter } from "@/lib/core/date-ranges";
 import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
 import type { Direction } from "@/lib/core/validation";
-import { allOf, containsText } from "@/lib/db/filters";
+import { allOf, containsText, type Filter } from "@/lib/db/filters";
 import { readCursorPage } from "@/lib/db/keyset";
+import { pageAndTotal, readOffsetPage } from "@/lib/db/offset-page";
 import { findVisible } from "@/lib/db/records";
+import { countedRows } from "@/lib/db/row-counts";
 import { type ListOrder, prismaOrderBy } from "@/lib/db/search-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { JobSort, ListJobsQuery } from "./schemas";
@@ -41,10 +43,10 @@ function jobOrder(sort: JobSort, direction: Direction): ListOrder {
   ];
 }
 
-function listWhere(caller: Caller, query: ListJobsQuery, now: Date): Prisma.JobWhereInput {
+/** The list's filters: visibility, the completed flag (by default only open jobs), and the others. */
+function listFilters(caller: Caller, query: ListJobsQuery, now: Date) {
   const range = (spec: DateRangeSpec) => dateFilter(spec, caller.user.timezone, now);
-  return allOf<Prisma.JobWhereInput>([
-    visibleJobs(caller),
+  const others: Filter<Prisma.JobWhereInput>[] = [
     query.search !== undefined && { name: containsText(query.search) },
     query.client_uuid !== undefined && { client: { uuid: query.client_uuid } },
     query.users && { assignees: { some: { userId: { in: query.users } } } },
@@ -52,11 +54,11 @@ function listWhere(caller: Caller, query: ListJobsQuery, now: Date): Prisma.JobW
     query.statuses && { status: { slug: { in: query.statuses } } },
     query.start_date_range && { startDate: range(query.start_date_range) },
     query.due_date_range && { dueDate: range(query.due_date_range) },
-    !query.include_completed && { isCompleted: false },
     query.exclude_subtasks && { parentId: null },
     query.exclude_client_requests && { isClientRequest: false },
     updatedSince(query.updated_since),
-  ]);
+  ];
+  return { visible: visibleJobs(caller), open: !query.include_completed && { isCompleted: false }, others };
 }
 
 /** One page of jobs and the total (a constant number of queries, whatever the page size), or a cursor page. */
@@ -65,7 +67,8 @@ export async function listJobs(
   query: ListJobsQuery,
   now = new Date(),
 ): Promise<ListPage<JobListRow> | CursorPage<JobListRow>> {
-  const where = listWhere(caller, query, now);
+  const filters = listFilters(caller, query, now);
+  const where = allOf<Prisma.JobWhereInput>([filters.visible, filters.open, ...filters.others]);
   const order = jobOrder(query.sort_by, query.sort_direction);
   const page = pageOf(query, DEFAULT_JOB_PAGE_SIZE);
   if (query.cursor !== undefined)
@@ -79,22 +82,45 @@ export async function listJobs(
             take,
           }),
     );
-  const [rows, total] = await Promise.all([
-    findPage(caller, where, query, order, page),
-    caller.db.job.count({ where }),
-  ]);
+  const counted = !filters.visible && !filters.others.some(Boolean);
+  const [total, rows] = await pageAndTotal(
+    counted
+      ? countedRows(caller.db, "jobs", query.include_completed ? undefined : false)
+      : caller.db.job.count({ where }),
+    (total) => findPage(caller, where, query, order, page, counted ? total : undefined),
+  );
   return { page, total, rows };
 }
 
-function findPage(caller: Caller, where: Prisma.JobWhereInput, query: ListJobsQuery, order: ListOrder, page: Page) {
+/**
+ * One page. Seeing every job and filtered by no more than the completed flag, the total is what the triggers keep
+ * (lib/db/row-counts.ts), which lets a deep page be found from the end (lib/db/offset-page.ts).
+ */
+function findPage(
+  caller: Caller,
+  where: Prisma.JobWhereInput,
+  query: ListJobsQuery,
+  order: ListOrder,
+  page: Page,
+  total?: Promise<number>,
+) {
   if (query.sort_by === "status") return findPageByStatus(caller, where, order, page);
-  return caller.db.job.findMany({
-    where,
-    select: jobListSelect,
-    orderBy: prismaOrderBy(order),
-    skip: page.skip,
-    take: page.take,
-  });
+  return readOffsetPage(
+    page,
+    {
+      ids: ({ skip, take }, reversed) =>
+        caller.db.job.findMany({ where, orderBy: prismaOrderBy(order, reversed), skip, take, select: { id: true } }),
+      rows: ({ skip, take }, ids) =>
+        caller.db.job.findMany({
+          where: ids ? { id: { in: ids } } : where,
+          select: jobListSelect,
+          orderBy: prismaOrderBy(order),
+          skip,
+          take,
+        }),
+    },
+    total,
+  );
 }
 
 // Status sorts order by the status's position. Prisma can ask for nulls last only on the job's own columns, and

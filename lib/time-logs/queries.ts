@@ -2,9 +2,11 @@
 
 import type { Caller } from "@/lib/auth/caller";
 import { dateFilter } from "@/lib/core/date-ranges";
-import { type CursorPage, type ListPage, pageOf, updatedSince } from "@/lib/core/pagination";
+import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
 import { allOf, containsText, type Filter } from "@/lib/db/filters";
 import { readCursorPage } from "@/lib/db/keyset";
+import { readOffsetPage } from "@/lib/db/offset-page";
+import { countedRows } from "@/lib/db/row-counts";
 import { type ListOrder, prismaOrderBy } from "@/lib/db/search-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { loadTimeLogRelations } from "./relations";
@@ -50,8 +52,8 @@ function otherFilters(query: ListTimeLogsQuery): Filter<Prisma.TimeLogWhereInput
 
 /**
  * The total of the list. Filtered by no more than dates and users, it is the sum of the per-day counts that
- * database triggers keep (a row per user and day) rather than a count of every matching time log; the number is
- * the same.
+ * database triggers keep (a row per user and day) rather than a count of every matching time log, and unfiltered
+ * it is the tenant's total the triggers keep (lib/db/row-counts.ts); the number is the same.
  */
 async function countTimeLogs(
   caller: Caller,
@@ -59,6 +61,8 @@ async function countTimeLogs(
   others: ReturnType<typeof otherFilters>,
 ) {
   if (others.some(Boolean)) return caller.db.timeLog.count({ where: allOf([...days, ...others]) });
+  // No filter at all (the caller sees every time log): one row of the tenant's kept total.
+  if (!days.some(Boolean)) return countedRows(caller.db, "time_logs");
   const sum = await caller.db.timeLogDayCount.aggregate({ where: allOf(days), _sum: { count: true } });
   return sum._sum.count ?? 0;
 }
@@ -86,14 +90,65 @@ export async function listTimeLogs(
     return { ...cursorPage, rows: await loadTimeLogRelations(caller, cursorPage.rows) };
   }
   const [logs, total] = await Promise.all([
-    caller.db.timeLog.findMany({
-      where,
-      select: timeLogColumns,
-      orderBy: prismaOrderBy(order),
-      skip: page.skip,
-      take: page.take,
-    }),
+    offsetPageOfLogs(caller, query, days, others, page),
     countTimeLogs(caller, days, others),
   ]);
   return { page, total, rows: await loadTimeLogRelations(caller, logs) };
+}
+
+/**
+ * One offset page. Newest first and filtered by no more than dates and users, a page past the first starts at the day
+ * its first row falls on, which the per-day counts tell: the time logs of the days before it in the order are
+ * counted there rather than skipped one by one, and the page skips only the day's own rows before it. Then, as every
+ * list's offset page, its ids first (lib/db/offset-page.ts). The rows are those of the plain OFFSET query.
+ */
+async function offsetPageOfLogs(
+  caller: Caller,
+  query: ListTimeLogsQuery,
+  days: ReturnType<typeof dayFilters>,
+  others: ReturnType<typeof otherFilters>,
+  page: Page,
+) {
+  const order = prismaOrderBy(TIME_LOG_ORDERS[query.sort_by]);
+  let where = allOf<Prisma.TimeLogWhereInput>([...days, ...others]);
+  let skip = page.skip;
+  if (skip > 0 && query.sort_by === "date" && !others.some(Boolean)) {
+    const start = await startingDay(caller, days, skip);
+    if (!start) return [];
+    where = allOf<Prisma.TimeLogWhereInput>([...days, { date: { lte: start.date } }]);
+    skip = start.skip;
+  }
+  return readOffsetPage(
+    { skip, take: page.take },
+    {
+      ids: (at) => caller.db.timeLog.findMany({ where, orderBy: order, ...at, select: { id: true } }),
+      rows: (at, ids) =>
+        caller.db.timeLog.findMany({
+          where: ids ? { id: { in: ids } } : where,
+          select: timeLogColumns,
+          orderBy: order,
+          ...at,
+        }),
+    },
+  );
+}
+
+/**
+ * The day, newest first, on which the time log at position `skip` (from 0) of the list filtered by `days` falls, and
+ * its position among that day's time logs; undefined past the last one.
+ */
+async function startingDay(caller: Caller, days: ReturnType<typeof dayFilters>, skip: number) {
+  const perDay = await caller.db.timeLogDayCount.groupBy({
+    by: ["date"],
+    where: allOf([...days, { count: { gt: 0 } }]),
+    _sum: { count: true },
+    orderBy: { date: "desc" },
+  });
+  let before = 0;
+  for (const day of perDay) {
+    const count = day._sum.count ?? 0;
+    if (before + count > skip) return { date: day.date, skip: skip - before };
+    before += count;
+  }
+  return undefined;
 }
