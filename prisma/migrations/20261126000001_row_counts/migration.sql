@@ -5,7 +5,7 @@
 -- triggers further down in the same transaction as every write: one row answers the total of an unfiltered list
 -- (lib/db/row-counts.ts).
 --
--- Deep pages (`page=1000`) cost what their OFFSET costs: the lists find a page's ids first (lib/db/page-ids.ts).
+-- Deep pages (`page=1000`) cost what their OFFSET costs: the lists find a page's ids first (lib/db/offset-page.ts).
 -- The indexes below hold each list's default order and the columns those ids need, so that the OFFSET walks one
 -- index alone (an index-only scan) rather than fetching every skipped row.
 
