@@ -1,6 +1,6 @@
--- GET /clients?limit=50&page=1000: clients 49,951 to 50,000 by name, found by an index-only scan of their ids, with
--- everything a client shows, and the total.
-SELECT count(*) FROM clients WHERE tenant_id = :tenant AND NOT is_archived;
+-- GET /clients?limit=50&page=1000: clients 49,951 to 50,000 by name, with everything a client shows, and the total.
+-- The page lies in the second half of the list: its ids come from an index-only scan walking the order backwards.
+SELECT n FROM row_counts WHERE tenant_id = :tenant AND table_name = 'clients' AND NOT flag;
 SELECT c.id, c.uuid, c.name, c.client_ref, c.reg_number, c.website, c.state, c.city, c.street_address,
   c.postal_code, c.year_end, c.is_archived, c.client_status, c.created_at, c.updated_at,
   (SELECT name FROM countries WHERE id = c.country_id) AS country,
@@ -16,6 +16,7 @@ SELECT c.id, c.uuid, c.name, c.client_ref, c.reg_number, c.website, c.state, c.c
    FROM client_contacts cc JOIN contacts k ON (k.tenant_id, k.id) = (cc.tenant_id, cc.contact_id)
    WHERE cc.tenant_id = c.tenant_id AND cc.client_id = c.id) AS contacts
 FROM clients c
-WHERE c.tenant_id = :tenant AND c.id IN (SELECT id FROM clients WHERE tenant_id = :tenant AND NOT is_archived ORDER BY name, uuid LIMIT 50 OFFSET 49950)
+WHERE c.tenant_id = :tenant AND c.id IN (SELECT id FROM clients WHERE tenant_id = :tenant AND NOT is_archived ORDER BY name DESC, uuid DESC LIMIT 50
+  OFFSET (SELECT n - 50000 FROM row_counts WHERE tenant_id = :tenant AND table_name = 'clients' AND NOT flag))
 ORDER BY c.name, c.uuid
 ;

@@ -1,5 +1,5 @@
 -- GET /clients?limit=50: the first 50 unarchived clients by name, with everything a client shows, and the total.
-SELECT count(*) FROM clients WHERE tenant_id = :tenant AND NOT is_archived;
+SELECT n FROM row_counts WHERE tenant_id = :tenant AND table_name = 'clients' AND NOT flag;
 SELECT c.id, c.uuid, c.name, c.client_ref, c.reg_number, c.website, c.state, c.city, c.street_address,
   c.postal_code, c.year_end, c.is_archived, c.client_status, c.created_at, c.updated_at,
   (SELECT name FROM countries WHERE id = c.country_id) AS country,

@@ -1,5 +1,5 @@
 -- GET /contacts?limit=50: the first 50 contacts by name with the clients each is linked to, and the total.
-SELECT count(*) FROM contacts WHERE tenant_id = :tenant;
+SELECT n FROM row_counts WHERE tenant_id = :tenant AND table_name = 'contacts';
 SELECT k.uuid, k.firstname, k.lastname, k.preferred_name, k.email, k.phone_number, k.portal_enabled, k.created_at, k.updated_at,
   (SELECT json_agg(json_build_object('uuid', c.uuid, 'name', c.name) ORDER BY c.name, c.uuid)
    FROM client_contacts cc JOIN clients c ON (c.tenant_id, c.id) = (cc.tenant_id, cc.client_id)

@@ -1,6 +1,6 @@
 -- GET /jobs?limit=50: the first 50 open jobs by due date (nulls last), with status, client, assignees, followers and
 -- tags, and the total.
-SELECT count(*) FROM jobs WHERE tenant_id = :tenant AND NOT is_completed;
+SELECT n FROM row_counts WHERE tenant_id = :tenant AND table_name = 'jobs' AND NOT flag;
 SELECT j.uuid, j.name, j.description, j.start_date, j.due_date, j.internal_due_date, j.extended_due_date,
   j.estimated_hours, j.is_completed, j.completed_date, j.is_client_request, j.repeat_settings, j.created_at, j.updated_at,
   s.name AS status, c.uuid AS client_uuid, c.name AS client_name, p.uuid AS parent_uuid,

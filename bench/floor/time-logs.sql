@@ -1,5 +1,5 @@
 -- GET /time-logs?per_page=100: the newest 100 time logs with their client, job and user, and the total.
-SELECT count(*) FROM time_logs WHERE tenant_id = :tenant;
+SELECT n FROM row_counts WHERE tenant_id = :tenant AND table_name = 'time_logs';
 SELECT l.uuid, l.note, l.minutes, l.date, l.created_at, l.updated_at,
        c.uuid AS client_uuid, c.name AS client_name, j.uuid AS job_uuid, j.name AS job_name,
        u.id AS user_id, u.firstname, u.lastname
