@@ -689,38 +689,42 @@ const tokens: BenchTokens = JSON.parse(await readFile(TOKENS_FILE, "utf8"));
 const fixtures = await loadFixtures();
 const startApp = (env: Record<string, string> = {}) => Server.startApp("app", APP_PORT, env);
 const loadBefore = os.loadavg()[0];
+const started = new Date();
+const file = path.join(BENCH_OUT, `results-${started.toISOString().replace(/[:.]/g, "-")}.md`);
 const out: string[] = [];
-let peakRss = 0;
+/** The report so far, written after each part: a run stopped midway keeps what it measured. */
+async function save() {
+  const header = [
+    `# Benchmark run ${started.toISOString()}`,
+    "",
+    `Node ${process.version} (the app's too), PostgreSQL ${fixtures.postgres}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model}); ` +
+      `1-minute load average ${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} now.`,
+    "",
+  ];
+  await writeFile(file, `${[...header, ...out].join("\n")}\n`);
+}
 try {
   if (PARTS.has("scenarios") || PARTS.has("sync")) {
     const app = await startApp();
     try {
       if (PARTS.has("scenarios")) await measureScenarios(fixtures, tokens, out);
+      await save();
       if (PARTS.has("sync")) await measureSync(fixtures, tokens, out);
     } finally {
       await app.stop();
-      peakRss = app.peakRssBytes;
     }
     out.push(
-      `Peak resident memory of the app on PostgreSQL, over the scenarios and walks: ${mb(peakRss)} (target ≤ 250 MB: ${verdict(peakRss <= 250 * 1024 * 1024)}).`,
+      `Peak resident memory of the app on PostgreSQL, over the scenarios and walks: ${mb(app.peakRssBytes)} (target ≤ 250 MB: ${verdict(app.peakRssBytes <= 250 * 1024 * 1024)}).`,
       "",
     );
+    await save();
   }
   if (PARTS.has("overload")) await measureOverload(tokens, startApp, out);
+  await save();
   if (PARTS.has("embedded")) await measureEmbedded(out);
+  await save();
 } finally {
   await rm(scratch, { recursive: true, force: true });
 }
-
-const header = [
-  `# Benchmark run ${new Date().toISOString()}`,
-  "",
-  `Node ${process.version} (the app's too), PostgreSQL ${fixtures.postgres}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model}); ` +
-    `1-minute load average ${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end.`,
-  "",
-];
-const report = [...header, ...out].join("\n");
-console.log(report);
-const file = path.join(BENCH_OUT, `results-${new Date().toISOString().replace(/[:.]/g, "-")}.md`);
-await writeFile(file, `${report}\n`);
+console.log(await readFile(file, "utf8"));
 console.error(`Written to ${file}`);

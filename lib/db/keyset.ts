@@ -22,7 +22,20 @@ export function keysetAfter(order: ListOrder, position: Position) {
     const earlier = order.slice(0, i).map((earlierColumn, j) => equals(earlierColumn, position[j]));
     return [{ AND: [...earlier, nulls ? { OR: [past, isNull(column, nullWhen)] } : past] }];
   });
-  return { OR: branches };
+  return { AND: [leadingBound(order, position), { OR: branches }] };
+}
+
+/**
+ * What every row after the position satisfies on the order's first column: at or past its value. Implied by the
+ * branches, but PostgreSQL cannot start an index scan from an OR: without this bound it read the list from its start
+ * up to the position (a cursor page of 1,000 time logs took 400 ms halfway down a million). Only for a column of the
+ * row itself that holds no nulls; a nullable or related first column keeps the branches alone.
+ */
+function leadingBound(order: ListOrder, position: Position) {
+  const [column, direction, nulls] = order[0];
+  const path = fieldPath(column);
+  if (nulls || path.length > 1 || position[0] === null) return {};
+  return atPath(path, { [direction === "asc" ? "gte" : "lte"]: position[0] });
 }
 
 /**
