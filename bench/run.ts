@@ -11,7 +11,8 @@
 // Settings: BENCH_DURATION (seconds of load per throughput measurement, default 10), BENCH_LATENCY_DURATION
 // (seconds at one connection, default 5), BENCH_WARMUP (default 2), BENCH_CONNECTIONS (default 32), BENCH_ONLY
 // (only the scenarios whose name contains this text), BENCH_PARTS (comma-separated subset of
-// scenarios,sync,overload,embedded; default all).
+// scenarios,sync,overload,embedded; default all), BENCH_IN_FLIGHT_LIMITS (the overload's API_MAX_IN_FLIGHT values,
+// default 64,0).
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -615,10 +616,12 @@ async function measureOverload(
   const target = "/api/v1/clients?limit=50";
   const connections = CONNECTIONS * 4;
   const rows: string[] = [];
-  for (const [label, limit] of [
-    ["load shedding on (API_MAX_IN_FLIGHT=64, the default)", "64"],
-    ["load shedding off (API_MAX_IN_FLIGHT=0)", "0"],
-  ]) {
+  // BENCH_IN_FLIGHT_LIMITS: the API_MAX_IN_FLIGHT values to compare (0: no shedding).
+  const limits = (process.env.BENCH_IN_FLIGHT_LIMITS ?? "64,0").split(",");
+  for (const [label, limit] of limits.map((n) => [
+    n === "0" ? "load shedding off (API_MAX_IN_FLIGHT=0)" : `load shedding at API_MAX_IN_FLIGHT=${n}`,
+    n,
+  ])) {
     process.stderr.write(`overload: ${label} ...\n`);
     const app = await startApp({ API_MAX_IN_FLIGHT: limit });
     try {
