@@ -140,7 +140,8 @@ mkdir "$work/ts"
     --moduleResolution bundler --types node example.ts
   CJT_TOKEN=$TOKEN npx tsx example.ts >run.out 2>&1 || { cat run.out; fail "the snippet failed"; }
   [ ! -s run.out ] || { cat run.out; fail "the snippet printed an error"; }
-  found=$(curl -sf -H "Authorization: Bearer $TOKEN" "$API/clients/search?q=Harbour%20Bakery" | jq '.data | length')
+  found=$(curl -sf -H "Authorization: Bearer $TOKEN" "$API/clients/search?q=Harbour%20Bakery" |
+    jq '[.clients[] | select(.name == "Harbour Bakery Ltd")] | length')
   [ "$found" -ge 1 ] || fail "the snippet's client was not created"
   echo "compiled, ran, and created Harbour Bakery Ltd"
 )
