@@ -49,3 +49,21 @@ describe.each(backends)("a rate limiter, $name", ({ create }) => {
     expect(await limiter.remaining(`${key}-other`)).toBe(3);
   });
 });
+
+describe("an Upstash limiter while this process's event loop is blocked", () => {
+  it("waits for Redis's answer instead of failing open: a busy process never switches limits off", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const limiter = backends[0].create(3);
+    const key = `blocked-${Math.random().toString(36).slice(2)}`;
+    const first = limiter.limit(key);
+    // Work on the main thread past the 1 s Redis deadline, as a burst of password checks once did.
+    const until = performance.now() + 1_500;
+    while (performance.now() < until) {}
+    expect(await first).toMatchObject({ success: true, remaining: 2 });
+    expect((await limiter.limit(key)).success).toBe(true);
+    expect((await limiter.limit(key)).success).toBe(true);
+    expect((await limiter.limit(key)).success).toBe(false);
+    expect(log).not.toHaveBeenCalled();
+    log.mockRestore();
+  });
+});
