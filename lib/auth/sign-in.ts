@@ -148,14 +148,9 @@ export async function throttledPasswordCheck<T>(
     address ? failuresPerEmailAddress.limit(emailAtAddress) : null,
     address ? failuresPerAddress.limit(address) : null,
   ]);
-  if (atAddress?.success === false || fromAddress?.success === false) {
-    // A refused attempt is never checked, so it is no failure either: what one limiter counted is given back.
-    await Promise.all([
-      atAddress?.success && failuresPerEmailAddress.refund(emailAtAddress),
-      fromAddress?.success && failuresPerAddress.refund(address as string),
-    ]);
-    return { outcome: "throttled", reason: "limit" };
-  }
+  // What one limiter counted for an attempt the other refused stays counted: given back, it would free a place for
+  // another parallel attempt after this one was already refused, and more than the limit would be checked.
+  if (atAddress?.success === false || fromAddress?.success === false) return { outcome: "throttled", reason: "limit" };
   const forEmail = await failuresPerEmail.limit(key);
   const delay = signInDelayMs(FAILURES_COUNTED - forEmail.remaining - 1);
   if (delay > 0) await wait(delay);

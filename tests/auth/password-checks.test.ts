@@ -39,7 +39,7 @@ describe("parallel wrong passwords from one address", () => {
       authorizeSignIn({ email: "viewer@acme.test", password: "wrong" }, attacker, noWait),
     );
     expect(await outcomes(attempts)).toEqual({ null: 10, [SIGN_IN_RATE_LIMITED]: 15 });
-    // The person still signs in from their own address, and the refusals used up nothing of theirs.
+    // The person still signs in from their own address.
     expect(
       await authorizeSignIn({ email: "viewer@acme.test", password: DEMO_PASSWORD }, from("198.51.100.120"), noWait),
     ).toMatchObject({ email: "viewer@acme.test" });
