@@ -111,7 +111,14 @@ test("100 parallel wrong passwords get at most the sign-in limit's checks and le
   expect(counts).toEqual({ CredentialsSignin: SIGN_IN_LIMIT, RateLimited: 100 - SIGN_IN_LIMIT });
   // (a) 40 calls within the minute: exactly the limit's 30 answered, the rest refused.
   const statuses = [...apiDuringBurst, ...apiAfter];
-  console.log("DEBUG", serverLog.split("\n").filter((l) => /Rate limit|Upstash|rror/.test(l)).slice(0, 20).join("\n"));
+  console.log(
+    "DEBUG",
+    serverLog
+      .split("\n")
+      .filter((l) => /Rate limit|Upstash|rror/.test(l))
+      .slice(0, 20)
+      .join("\n"),
+  );
   expect(statuses.filter((status) => status === 200)).toHaveLength(API_LIMIT);
   expect(statuses.slice(API_LIMIT)).toEqual(Array(statuses.length - API_LIMIT).fill(429));
   expect(serverLog).not.toMatch(/Rate limiting is off/);
