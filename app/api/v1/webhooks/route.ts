@@ -4,7 +4,7 @@ import { listWebhooks } from "@/lib/webhooks/queries";
 import { createWebhookBody } from "@/lib/webhooks/schemas";
 import { serializeWebhook, serializeWebhookWithSecret } from "@/lib/webhooks/serialize";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("webhooks", {
   GET: endpoint({
     permission: "webhooks.manage",
     handler: async ({ caller }) => ({ data: (await listWebhooks(caller)).map(serializeWebhook) }),

@@ -7,7 +7,7 @@ import { serializeWebhook } from "@/lib/webhooks/serialize";
 const load = (caller: Parameters<typeof findWebhook>[0], params: Record<string, unknown>) =>
   findWebhook(caller, params.uuid);
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("webhooks", {
   GET: endpoint({ permission: "webhooks.manage", load, handler: async ({ record }) => serializeWebhook(record) }),
   PUT: endpoint({
     permission: "webhooks.manage",
