@@ -138,7 +138,7 @@ describe("the live token limit", () => {
       Array.from({ length: 60 }, (_, i) => createApiToken(client, owner, `parallel ${i}`)),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(MAX_LIVE_TOKENS_PER_USER - held);
-    expect(await client.apiToken.count({ where: { tenantId: owner.tenantId, userId: owner.id } })).toBe(
+    expect(await client.apiToken.count({ where: { tenantId: owner.tenantId, userId: owner.userId } })).toBe(
       MAX_LIVE_TOKENS_PER_USER,
     );
   });
