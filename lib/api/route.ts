@@ -14,7 +14,7 @@ import { databaseFault } from "@/lib/db/faults";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
 import { bearerToken } from "@/lib/tokens";
-import { accessRefusal, type TokenResource } from "@/lib/tokens/access";
+import { accessRefusal, eventsRefusal, type TokenResource } from "@/lib/tokens/access";
 import { deliverDue } from "@/lib/webhooks/dispatch";
 import { authenticate } from "./authenticate";
 import { idempotent } from "./idempotency";
@@ -99,7 +99,9 @@ export function apiRoute(
   const entries = METHODS.map((method): [Method, NextHandler] => {
     const spec = endpoints[method];
     const answer = spec ? answerWith(spec) : methodNotAllowed;
-    return [method, (request, context) => handle(request, context, answer, { resource, rateLimit })];
+    // A method the path does not have is a 405 whatever the token holds.
+    const route = { resource: spec ? resource : null, rateLimit };
+    return [method, (request, context) => handle(request, context, answer, route)];
   });
   const preflight: NextHandler = async () => new Response(null, { status: 204, headers: { Allow: allow } });
   return { ...(Object.fromEntries(entries) as Record<Method, NextHandler>), OPTIONS: preflight };
@@ -196,6 +198,12 @@ function answerWith(spec: AnyEndpoint): Answer {
       return Response.json(result);
     });
   };
+}
+
+/** A webhook endpoint's events need read access to what they carry (lib/tokens/access.ts): 403 otherwise. */
+export function requireTokenReadsEvents(caller: Caller, events: readonly string[] | undefined) {
+  const refusal = events && eventsRefusal(caller.tokenAccess, events);
+  if (refusal) throw forbidden(refusal);
 }
 
 /** A write may have recorded webhook events: they are attempted once the answer is sent (lib/webhooks/dispatch.ts). */

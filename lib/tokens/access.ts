@@ -59,6 +59,19 @@ export function accessRefusal(access: TokenAccess, resource: TokenResource, need
     : `This token can only read ${resourceLabel(resource)}.`;
 }
 
+/**
+ * Why the token may not subscribe a webhook endpoint to these events (`job.updated` carries a job: it needs read on
+ * jobs), or null when it may: a token must not receive by push what it may not read.
+ */
+export function eventsRefusal(access: TokenAccess, events: readonly string[]): string | null {
+  for (const event of events) {
+    const resource = `${event.split(".")[0]}s` as TokenResource;
+    if (TOKEN_RESOURCES.includes(resource) && accessRefusal(access, resource, "read"))
+      return `This token has no access to ${resourceLabel(resource)}, so it cannot subscribe to ${event}.`;
+  }
+  return null;
+}
+
 /** A stored or submitted access: every resource with a level it can have. */
 export const tokenAccessSchema = z.strictObject(
   Object.fromEntries(TOKEN_RESOURCES.map((r) => [r, z.enum(levelsOf(r) as [AccessLevel, ...AccessLevel[]])])) as Record<

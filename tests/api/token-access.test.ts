@@ -154,3 +154,37 @@ it("stores only levels a resource can have", async () => {
       .$executeRaw`UPDATE api_tokens SET access = ${JSON.stringify(bad)}::jsonb WHERE tenant_id = ${user.tenantId}`,
   ).rejects.toThrow(/api_tokens_access_check/);
 });
+
+describe("webhook endpoints a token manages", () => {
+  it("may subscribe only to events about what the token may read, and nothing is stored otherwise", async () => {
+    const webhooks = await routeModule("/webhooks");
+    const token = await tokenWith("owner@acme.test", { ...NO_ACCESS, webhooks: "write", clients: "read" });
+    const before = await tableCounts();
+    const refused = await call(webhooks, "POST", "webhooks", {
+      token,
+      body: { url: "https://hooks.example.com/in", events: ["client.created", "job.updated"] },
+    });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: { message: "This token has no access to jobs, so it cannot subscribe to job.updated." },
+    });
+    expect(await tableCounts()).toEqual(before);
+    const made = await call(webhooks, "POST", "webhooks", {
+      token,
+      body: { url: "https://hooks.example.com/in", events: ["client.created"] },
+    });
+    expect(made.status).toBe(201);
+
+    const one = await routeModule("/webhooks/{uuid}");
+    const params = { uuid: made.body.uuid };
+    const widened = await call(one, "PUT", `webhooks/${made.body.uuid}`, {
+      token,
+      params,
+      body: { events: ["contact.created"] },
+    });
+    expect(widened).toMatchObject({ status: 403, body: { message: expect.stringMatching(/no access to contacts/) } });
+    const renamed = await call(one, "PUT", `webhooks/${made.body.uuid}`, { token, params, body: { description: "x" } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.events).toEqual(["client.created"]);
+  });
+});
