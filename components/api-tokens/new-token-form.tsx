@@ -94,7 +94,7 @@ export function NewTokenForm() {
                 value={option.value}
                 defaultChecked={option.value === "full"}
                 onChange={(event) => setPreset(event.target.value)}
-                className="mt-1 h-4 w-4 accent-slate-900"
+                className="mt-1 h-4 w-4 shrink-0 accent-slate-900"
               />
               <span>
                 <span className="font-medium">{PRESET_LABELS[option.value]}</span>{" "}
