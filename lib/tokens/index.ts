@@ -98,6 +98,8 @@ export interface NewTokenOptions {
   value?: string;
 }
 
+const TRANSACTION_WAIT = { maxWait: 15_000, timeout: 15_000 };
+
 const liveTokens = (now: Date) => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
 
 /** Mints a token for a user and returns its value: the only time the value is ever available. */
@@ -127,7 +129,8 @@ export async function createApiToken(
       );
     const expiresAt = expiresInDays === null ? null : new Date(now.getTime() + expiresInDays * DAY_MS);
     return tx.apiToken.create({ data: { ...data, expiresAt }, select: summaryFields });
-  });
+    // Creates queue on the lock: a burst of them waits its turn rather than failing on Prisma's 2 s default.
+  }, TRANSACTION_WAIT);
   return { token: value, summary: summaryOf(row) };
 }
 

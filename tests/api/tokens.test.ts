@@ -12,6 +12,7 @@ import {
   listApiTokens,
   MAX_LIVE_TOKENS_PER_USER,
   type NewTokenOptions,
+  TokenLimitError,
 } from "@/lib/tokens";
 import { FULL_ACCESS, READ_ONLY } from "@/lib/tokens/access";
 import { call, userByEmail } from "../support/api";
@@ -138,6 +139,8 @@ describe("the live token limit", () => {
       Array.from({ length: 60 }, (_, i) => createApiToken(client, owner, `parallel ${i}`)),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(MAX_LIVE_TOKENS_PER_USER - held);
+    for (const result of results)
+      if (result.status === "rejected") expect(result.reason).toBeInstanceOf(TokenLimitError);
     expect(await client.apiToken.count({ where: { tenantId: owner.tenantId, userId: owner.userId } })).toBe(
       MAX_LIVE_TOKENS_PER_USER,
     );
