@@ -8,6 +8,31 @@ import { text } from "@/lib/core/validation";
 import type { TenantDb } from "@/lib/db/tenant";
 import type { CustomField } from "@/lib/generated/prisma/client";
 
+const MAX_CUSTOM_FIELDS = 100;
+
+/** Names JavaScript objects treat specially: zod drops `__proto__` from a parsed record without a word. */
+const RESERVED_NAMES = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * `custom_fields` of a create or update: at most 100 names (counted before any key is looked at, so that a huge
+ * object costs one check; decisions.md, Security), none of them an object internal, each at most 100 characters.
+ */
+export const customFieldsInput = z
+  .preprocess(
+    (fields, ctx) => {
+      if (fields === null || typeof fields !== "object") return fields;
+      for (const name of Object.keys(fields))
+        if (RESERVED_NAMES.has(name))
+          ctx.addIssue({ code: "custom", path: [name], message: `"${name}" cannot be a custom field name.` });
+      return fields;
+    },
+    z.record(z.string(), z.unknown()),
+  )
+  .refine((fields) => Object.keys(fields).length <= MAX_CUSTOM_FIELDS, `Must have at most ${MAX_CUSTOM_FIELDS} keys.`)
+  .pipe(z.record(z.string().max(100), z.unknown()))
+  .meta({ maxProperties: MAX_CUSTOM_FIELDS })
+  .describe(`Values of the workspace's custom fields, by name (at most ${MAX_CUSTOM_FIELDS})`);
+
 export type FieldDefinition = Pick<CustomField, "id" | "name" | "type" | "options">;
 
 export function tenantCustomFields(db: TenantDb): Promise<FieldDefinition[]> {
