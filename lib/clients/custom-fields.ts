@@ -5,9 +5,9 @@ import { z } from "zod";
 import { calendarDate } from "@/lib/core/dates";
 import type { FieldErrors } from "@/lib/core/errors";
 import { text } from "@/lib/core/validation";
-import { documentedAs } from "@/lib/openapi/registry";
 import type { TenantDb } from "@/lib/db/tenant";
 import type { CustomField } from "@/lib/generated/prisma/client";
+import { documentedAs } from "@/lib/openapi/registry";
 
 const MAX_CUSTOM_FIELDS = 100;
 

@@ -85,9 +85,10 @@ describe("numbers and dates at the edges", () => {
 });
 
 describe("nesting depth", () => {
-  const nested = (levels: number) => `{"name": "Deep", "custom_fields": ${'{"a":'.repeat(levels - 1)}1${"}".repeat(levels - 1)}}`;
+  const nested = (levels: number) =>
+    `{"name": "Deep", "custom_fields": ${'{"a":'.repeat(levels - 1)}1${"}".repeat(levels - 1)}}`;
 
-  it.each([{}, { "Idempotency-Key": "deep-body" }])(
+  it.each<Record<string, string>>([{}, { "Idempotency-Key": "deep-body" }])(
     "answers a body nesting 5,000 levels with a 422 before reading it (headers %o)",
     async (headers) => {
       const before = await tableCounts();
