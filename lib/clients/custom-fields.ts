@@ -4,10 +4,10 @@
 import { z } from "zod";
 import { calendarDate } from "@/lib/core/dates";
 import type { FieldErrors } from "@/lib/core/errors";
+import { documentedAs } from "@/lib/core/openapi-registry";
 import { text } from "@/lib/core/validation";
 import type { TenantDb } from "@/lib/db/tenant";
 import type { CustomField } from "@/lib/generated/prisma/client";
-import { documentedAs } from "@/lib/openapi/registry";
 
 const MAX_CUSTOM_FIELDS = 100;
 

@@ -2,10 +2,10 @@
 import { z } from "zod";
 import { contactExample, contactObject } from "@/lib/contacts/schemas";
 import { updatedAtOutput } from "@/lib/core/dates";
+import { component, requestBody } from "@/lib/core/openapi-registry";
 import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, recordId } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
-import { component, requestBody } from "@/lib/openapi/registry";
 import { customFieldsInput } from "./custom-fields";
 
 const CLIENT_STATUSES = ["prospect", "active"] as const;

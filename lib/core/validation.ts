@@ -1,8 +1,8 @@
 // zod set up once: messages a person understands, the building blocks of input schemas, and parsing that turns
 // failures into 422s.
 import { z } from "zod";
-import { documentedAs } from "@/lib/openapi/registry";
 import { validationFailed, zodFieldErrors } from "./errors";
+import { documentedAs } from "./openapi-registry";
 
 const received = (input: unknown) => (input === null ? "null" : Array.isArray(input) ? "an array" : typeof input);
 

@@ -1,8 +1,8 @@
 // Builds the OpenAPI 3.1 document from the operation list and the zod schemas: no second, hand-kept copy.
-// Schemas registered as components (lib/openapi/registry.ts) are named components: answers as output, request bodies as input.
+// Schemas registered as components (lib/core/openapi-registry.ts) are named components: answers as output, request bodies as input.
 import { z } from "zod";
 import { validationFailed } from "@/lib/core/errors";
-import { apiSchemas, component, requestBodies, wireSchemas } from "./registry";
+import { apiSchemas, component, requestBodies, wireSchemas } from "@/lib/core/openapi-registry";
 import "@/lib/core/validation";
 import { type Operation, operations } from "./operations";
 

@@ -1,7 +1,7 @@
 // Input and output shapes of /api/v1/webhooks: the single source for validation and the OpenAPI document.
 import { z } from "zod";
+import { component, requestBody } from "@/lib/core/openapi-registry";
 import { queryInt, text } from "@/lib/core/validation";
-import { component, requestBody } from "@/lib/openapi/registry";
 import { urlProblem } from "./address";
 import { EVENT_TYPES, TEST_EVENT } from "./events";
 
