@@ -44,7 +44,7 @@ export function guardApiPathsBeforeNext() {
         return true;
       }
     }
-    return emit.call(this, event, ...args);
+    return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
   } as typeof emit;
 }
 

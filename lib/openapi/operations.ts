@@ -372,7 +372,9 @@ function webhookOperations(): Operation[] {
       path: "/webhooks/{uuid}/deliveries",
       tag,
       summary: "List an endpoint's recent deliveries",
-      description: "Newest first. Deliveries are kept 30 days.",
+      description:
+        "Newest first, each with its attempts (attempt_history, newest first: time, status or error, duration). " +
+        "Deliveries are kept 30 days.",
       params,
       query: listDeliveriesQuery,
       response: { status: 200, schema: deliveryListObject, description: "The most recent deliveries" },

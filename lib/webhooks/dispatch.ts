@@ -142,6 +142,17 @@ async function deliver(row: Claimed, send: Sender, now: () => Date): Promise<boo
     durationMs: result.durationMs,
     error: result.error ?? null,
   };
+  // Every attempt is kept, so that a delivery shows why it was retried (the delivery row holds only the last).
+  await db.webhookDeliveryAttempt.create({
+    data: {
+      tenantId: row.tenant_id,
+      deliveryId: row.id,
+      attemptedAt: started,
+      responseStatus: outcome.responseStatus,
+      error: outcome.error,
+      durationMs: outcome.durationMs,
+    },
+  });
   const endpointKey = { tenantId_id: { ...key, id: endpoint.id } };
 
   if (result.status !== undefined && result.status >= 200 && result.status < 300) {

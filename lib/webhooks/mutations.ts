@@ -7,6 +7,7 @@ import { deliverDue } from "./dispatch";
 import { MAX_ENDPOINTS, TEST_EVENT } from "./events";
 import { newMessageId } from "./outbox";
 import type { CreateWebhookBody, UpdateWebhookBody } from "./schemas";
+import { DELIVERY_INCLUDE } from "./serialize";
 import { newSecret } from "./signing";
 
 /** After a rotation the old secret keeps signing (a second signature) for this long. */
@@ -104,6 +105,6 @@ export async function sendTest(caller: Db, endpoint: WebhookEndpoint, now = new 
   await deliverDue({ tenantId, deliveryId: delivery.id });
   return caller.db.webhookDelivery.findFirstOrThrow({
     where: { id: delivery.id },
-    include: { event: { select: { msgId: true, type: true } } },
+    include: DELIVERY_INCLUDE,
   });
 }
