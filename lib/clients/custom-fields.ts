@@ -36,7 +36,7 @@ export const customFieldsInput = documentedAs(
           ctx.addIssue({ code: "custom", path: [name], message: `"${name}" cannot be a custom field name.` });
     })
     .pipe(counted)
-    .describe(`Values of the workspace's custom fields, by name (at most ${MAX_CUSTOM_FIELDS})`),
+    .describe(`Values of the firm's custom fields, by name (at most ${MAX_CUSTOM_FIELDS})`),
   counted,
 );
 

@@ -104,6 +104,7 @@ class SerialClient extends pg.Client {
   #tail: Promise<unknown> = Promise.resolve();
 
   // biome-ignore lint/suspicious/noExplicitAny: pg's query() has a dozen overloads; all are passed through.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(...args: any[]): any {
     if (typeof args[0]?.submit === "function") return super.query(args[0], args[1], args[2]); // a stream or cursor
     const callback = typeof args.at(-1) === "function" ? args.pop() : undefined;
