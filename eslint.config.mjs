@@ -54,7 +54,7 @@ const config = [
         {
           patterns: [
             {
-              regex: "^@/lib/(?!core/|openapi/registry$)",
+              regex: "^@/lib/(?!core/)",
               message: "lib/core holds building blocks that depend on nothing else of the app.",
             },
           ],

@@ -1,9 +1,12 @@
-// Runs once when a server instance starts: refuse to start with a configuration that cannot work, drain requests
+// Runs once when a server instance starts: refuse to start with a configuration that cannot work, answer API paths
+// Next would redirect (lib/http/before-next.ts), drain requests
 // on SIGTERM, seed the demo data if (and only if) it was asked for, and start the webhook retry timer (one machine).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { refuseUnworkableConfiguration } = await import("@/lib/db/startup");
   refuseUnworkableConfiguration();
+  const { guardApiPathsBeforeNext } = await import("@/lib/http/before-next");
+  guardApiPathsBeforeNext();
   const { installShutdown } = await import("@/lib/api/shutdown");
   installShutdown();
   const { seedDemoIfRequested } = await import("@/lib/demo/startup");

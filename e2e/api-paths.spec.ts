@@ -28,6 +28,9 @@ for (const path of [
   jsonAnswer(path, 404, /malformed %-escape/);
 }
 jsonAnswer("/api/v1/clients/", 404, /no trailing slash: \/api\/v1\/clients$/);
+// Next redirects these before the proxy runs: answered ahead of it (lib/http/before-next.ts).
+jsonAnswer("/api/v1//me", 404, /empty segments/);
+jsonAnswer("/api/v1/webhooks//test", 404, /empty segments/);
 jsonAnswer(`/api/v1/clients?search=${"a".repeat(20_000)}`, 414, /longer than 16384/);
 
 test("pages keep their trailing-slash redirect", async ({ request }) => {

@@ -14,7 +14,7 @@ function when(date: Date | null, timezone: string) {
   return date ? date.toLocaleString("en-GB", { timeZone: timezone, dateStyle: "medium", timeStyle: "medium" }) : "—";
 }
 
-/** The firm's endpoints: state, actions, and each one's most recent deliveries. */
+/** The firm's endpoints: state, actions, and each one's most recent deliveries with their attempts. */
 export function WebhookList({ webhooks, timezone }: { webhooks: WebhookWithDeliveries[]; timezone: string }) {
   if (!webhooks.length) return <p className="text-sm text-slate-600">No webhook endpoints yet.</p>;
   return (
@@ -74,7 +74,23 @@ export function WebhookList({ webhooks, timezone }: { webhooks: WebhookWithDeliv
                         {d.responseStatus ?? (d.error ? "no answer" : "—")}
                         {d.durationMs !== null && <span className="text-slate-600"> · {d.durationMs} ms</span>}
                       </td>
-                      <td className="py-1 pr-3">{d.attempts}</td>
+                      <td className="py-1 pr-3">
+                        {d.attemptHistory.length === 0 ? (
+                          d.attempts
+                        ) : (
+                          <details>
+                            <summary className="cursor-pointer">{d.attempts}</summary>
+                            <ol aria-label="Attempts, newest first" className="mt-1 space-y-0.5 text-xs">
+                              {d.attemptHistory.map((a) => (
+                                <li key={a.id}>
+                                  {when(a.attemptedAt, timezone)}: {a.responseStatus ?? a.error ?? "no answer"} ·{" "}
+                                  {a.durationMs} ms
+                                </li>
+                              ))}
+                            </ol>
+                          </details>
+                        )}
+                      </td>
                       <td className="py-1 pr-3">{when(d.lastAttemptAt, timezone)}</td>
                       <td className="py-1">{d.status === "pending" ? when(d.nextAttemptAt, timezone) : "—"}</td>
                     </tr>

@@ -12,7 +12,10 @@ export const REPLAYED_HEADER = "Idempotent-Replayed";
 export const IDEMPOTENT_METHODS = new Set(["POST", "PUT"]);
 const MAX_KEY_LENGTH = 255;
 
-/** JSON with every object's keys sorted: two bodies that mean the same have one fingerprint. */
+/**
+ * JSON with every object's keys sorted: two bodies that mean the same have one fingerprint. Its recursion is bounded:
+ * bodies come from readJsonObject (lib/api/request.ts), which refuses nesting past MAX_BODY_DEPTH before parsing.
+ */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {

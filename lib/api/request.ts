@@ -1,8 +1,10 @@
 // Reading a request: its query string as an object for zod, and its JSON body within the size limit.
-import { ApiError, badRequest } from "@/lib/core/errors";
+import { ApiError, badRequest, invalidField } from "@/lib/core/errors";
 
 /** The largest request body accepted; the longest field (a job description) is 30,000 characters. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** How deep a body may nest (decisions.md, Wire format): the body object itself is level 1. */
+export const MAX_BODY_DEPTH = 32;
 
 /**
  * Query parameters as an object for zod. `key[]` and repeated `key` become arrays; a key that appears once is a
@@ -21,7 +23,10 @@ export function queryObject(params: URLSearchParams): Record<string, string | st
   return query;
 }
 
-/** The body as a JSON object: 415 for another content type, 413 over the limit, 400 for anything but an object. */
+/**
+ * The body as a JSON object: 415 for another content type, 413 over the limit, 422 nested past MAX_BODY_DEPTH, 400 for
+ * anything but an object. Everything after this (the schemas, the Idempotency-Key fingerprint) reads a bounded body.
+ */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
@@ -34,9 +39,18 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
     if (error instanceof ApiError) throw error;
     throw badRequest("The request body could not be read.");
   });
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw badRequest("The request body is not valid JSON.");
+  }
+  // Counted on the text, before parsing: a megabyte of brackets nests 500,000 deep and would cost seconds to parse.
+  if (nestingDepth(text) > MAX_BODY_DEPTH)
+    throw invalidField("body", `Must not nest deeper than ${MAX_BODY_DEPTH} levels of objects and arrays.`);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    parsed = JSON.parse(text);
   } catch {
     throw badRequest("The request body is not valid JSON.");
   }
@@ -44,6 +58,24 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
     throw badRequest("The request body must be a JSON object.");
   }
   return parsed as Record<string, unknown>;
+}
+
+/** The deepest nesting of objects and arrays in JSON text (brackets inside strings do not count); one pass, no recursion. */
+export function nestingDepth(json: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
 }
 
 const tooLarge = () => new ApiError(413, `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`);

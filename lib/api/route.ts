@@ -7,6 +7,7 @@ import { after } from "next/server";
 import type { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import { type Permission, requirePermission } from "@/lib/auth/permissions";
+import { collectDeferred, type DeferredTask } from "@/lib/core/deferred";
 import { ApiError, errorResponse, forbidden, notFound } from "@/lib/core/errors";
 import { parseInput } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
@@ -15,7 +16,6 @@ import { refusedApiPath } from "@/lib/http/api-path";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
 import { bearerToken } from "@/lib/tokens";
 import { accessRefusal, eventsRefusal, type TokenResource } from "@/lib/tokens/access";
-import { deliverDue } from "@/lib/webhooks/dispatch";
 import { authenticate } from "./authenticate";
 import { idempotent } from "./idempotency";
 import { enterRequest, leaveRequest } from "./in-flight";
@@ -191,8 +191,10 @@ function answerWith(spec: AnyEndpoint): Answer {
     const body = spec.body ? parseInput(spec.body, json) : undefined;
     // A write with an Idempotency-Key runs once per key; the checks above run on every request, replays included.
     return idempotent(request, caller, json, async () => {
-      const result = await spec.handler({ request, caller, params, query, body, record });
-      if (!READ_METHODS.has(request.method)) deliverWebhooksAfter(caller.tenant.id);
+      const { result, deferred } = await collectDeferred(() =>
+        spec.handler({ request, caller, params, query, body, record }),
+      );
+      runAfterResponse(deferred);
       if (result instanceof Response) return result;
       if (result instanceof JsonResponse) return Response.json(result.body, { status: result.status });
       return Response.json(result);
@@ -206,12 +208,14 @@ export function requireTokenReadsEvents(caller: Caller, events: readonly string[
   if (refusal) throw forbidden(refusal);
 }
 
-/** A write may have recorded webhook events: they are attempted once the answer is sent (lib/webhooks/dispatch.ts). */
-function deliverWebhooksAfter(tenantId: number) {
-  try {
-    after(() => deliverDue({ tenantId }).catch((error) => console.error("Webhook delivery failed", error)));
-  } catch {
-    // Outside a request scope (tests call handlers directly): the timer or the cron route delivers instead.
+/** What the handler deferred (e.g. the webhook deliveries its write recorded) runs once the answer is sent. */
+function runAfterResponse(deferred: DeferredTask[]) {
+  for (const task of deferred) {
+    try {
+      after(task);
+    } catch {
+      // Outside a request scope (tests call handlers directly): the timer or the cron route delivers instead.
+    }
   }
 }
 

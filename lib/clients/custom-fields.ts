@@ -4,9 +4,41 @@
 import { z } from "zod";
 import { calendarDate } from "@/lib/core/dates";
 import type { FieldErrors } from "@/lib/core/errors";
+import { documentedAs } from "@/lib/core/openapi-registry";
 import { text } from "@/lib/core/validation";
 import type { TenantDb } from "@/lib/db/tenant";
 import type { CustomField } from "@/lib/generated/prisma/client";
+
+const MAX_CUSTOM_FIELDS = 100;
+
+/** Names JavaScript objects treat specially: zod drops `__proto__` from a parsed record without a word. */
+const RESERVED_NAMES = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * `custom_fields` of a create or update: at most 100 names (counted before any key is looked at, so that a huge
+ * object costs one check; decisions.md, Security), none of them an object internal, each at most 100 characters.
+ */
+const counted = z
+  .record(z.string(), z.unknown())
+  .refine((fields) => Object.keys(fields).length <= MAX_CUSTOM_FIELDS, `Must have at most ${MAX_CUSTOM_FIELDS} keys.`)
+  .pipe(z.record(z.string().max(100), z.unknown()))
+  .meta({ maxProperties: MAX_CUSTOM_FIELDS });
+
+// Checked on the object as sent, before zod's record (which leaves __proto__ out) sees it; no transform, so that the
+// request bodies keep their examples in the document.
+export const customFieldsInput = documentedAs(
+  z
+    .unknown()
+    .superRefine((fields, ctx) => {
+      if (fields === null || typeof fields !== "object") return;
+      for (const name of Object.keys(fields))
+        if (RESERVED_NAMES.has(name))
+          ctx.addIssue({ code: "custom", path: [name], message: `"${name}" cannot be a custom field name.` });
+    })
+    .pipe(counted)
+    .describe(`Values of the firm's custom fields, by name (at most ${MAX_CUSTOM_FIELDS})`),
+  counted,
+);
 
 export type FieldDefinition = Pick<CustomField, "id" | "name" | "type" | "options">;
 

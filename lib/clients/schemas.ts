@@ -2,12 +2,12 @@
 import { z } from "zod";
 import { contactExample, contactObject } from "@/lib/contacts/schemas";
 import { updatedAtOutput } from "@/lib/core/dates";
+import { component, requestBody } from "@/lib/core/openapi-registry";
 import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, recordId } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
-import { component, requestBody } from "@/lib/openapi/registry";
+import { customFieldsInput } from "./custom-fields";
 
-const MAX_CUSTOM_FIELDS = 100;
 const CLIENT_STATUSES = ["prospect", "active"] as const;
 
 const idList = () => z.array(recordId()).max(100);
@@ -49,14 +49,7 @@ const clientFields = {
   client_groups: idList().optional().describe("Client group ids; replaces the client's groups"),
   tags: idList().optional().describe("Tag ids; replaces the client's tags"),
   year_end: yearEnd.optional(),
-  // Counted before any key is looked at, so that a huge object costs one check (decisions.md, Security).
-  custom_fields: z
-    .record(z.string(), z.unknown())
-    .refine((fields) => Object.keys(fields).length <= MAX_CUSTOM_FIELDS, `Must have at most ${MAX_CUSTOM_FIELDS} keys.`)
-    .pipe(z.record(z.string().max(100), z.unknown()))
-    .meta({ maxProperties: MAX_CUSTOM_FIELDS })
-    .optional()
-    .describe(`Values of the firm's custom fields, by name (at most ${MAX_CUSTOM_FIELDS})`),
+  custom_fields: customFieldsInput.optional(),
 };
 
 export const createClientBody = requestBody(

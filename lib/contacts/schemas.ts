@@ -1,9 +1,9 @@
 // Validation of contact input: the single source for the handlers and for the OpenAPI document.
 import { z } from "zod";
 import { updatedAtOutput } from "@/lib/core/dates";
+import { component, requestBody } from "@/lib/core/openapi-registry";
 import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { text } from "@/lib/core/validation";
-import { component, requestBody } from "@/lib/openapi/registry";
 
 const contactFields = {
   firstname: text(100).min(1),

@@ -3,8 +3,8 @@
 // checks the text; `resolveDateRange` turns it into dates once the time zone and "now" are known, so tests can fix
 // the clock by passing `now`.
 import { z } from "zod";
-import { documentedAs } from "@/lib/openapi/registry";
 import { addDays, fromDbDate, isCalendarDate, toDbDate, todayIn } from "./dates";
+import { documentedAs } from "./openapi-registry";
 
 const NAMED_RANGES = [
   "today",

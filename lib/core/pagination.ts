@@ -1,8 +1,8 @@
 // Pages of a list: the page-size and page query parameters (`limit` or `per_page` on every list, 1..1000), the
 // page they select, and the envelope's schema for the OpenAPI document. lib/api/pagination.ts builds the envelope.
 import { z } from "zod";
-import { component } from "@/lib/openapi/registry";
 import { isCalendarDate } from "./dates";
+import { component } from "./openapi-registry";
 import { queryInt } from "./validation";
 
 const MAX_PAGE_SIZE = 1000;

@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { queryInt } from "./validation";
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Either case is taken (and stored lower-cased); written without the `i` flag so the document's pattern says so too. */
+export const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export const uuidString = () =>
   z

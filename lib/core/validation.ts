@@ -1,8 +1,8 @@
 // zod set up once: messages a person understands, the building blocks of input schemas, and parsing that turns
 // failures into 422s.
 import { z } from "zod";
-import { documentedAs } from "@/lib/openapi/registry";
 import { validationFailed, zodFieldErrors } from "./errors";
+import { documentedAs } from "./openapi-registry";
 
 const received = (input: unknown) => (input === null ? "null" : Array.isArray(input) ? "an array" : typeof input);
 
@@ -56,15 +56,17 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 export const queryList = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (typeof v === "string" ? [v] : v), z.array(item).max(1000));
 
-/** A whole number given as query text, e.g. `country_id=826`, then checked against `bounds` (documented as them). */
+/** How a whole number is written in a query: digits only (`1000`, not `1e3` or `1000.0`). */
+const QUERY_INT = /^-?[0-9]{1,15}$/;
+
+/**
+ * A whole number given as query text, e.g. `country_id=826`, then checked against `bounds`: documented as them, with
+ * the pattern saying that only digits are taken.
+ */
 export const queryInt = (bounds: z.ZodNumber) =>
   documentedAs(
-    z
-      .string()
-      .regex(/^-?\d{1,15}$/, "Must be a whole number.")
-      .transform(Number)
-      .pipe(bounds),
-    bounds,
+    z.string().regex(QUERY_INT, "Must be a whole number written in digits.").transform(Number).pipe(bounds),
+    bounds.meta({ pattern: QUERY_INT.source }),
   );
 
 export const queryBoolean = () =>

@@ -93,12 +93,35 @@ async function connect(): Promise<Database> {
  * pooled connection without a session SET); pgbouncer 1.18 refuses that parameter, so with `pgbouncer=true` in the URL
  * it is not sent and the operator sets it on the role instead. A client-side deadline just past it holds either way.
  */
+/**
+ * A connection that runs its queries one after another. Inside an interactive transaction Prisma sends the
+ * independent queries of one operation (relation loads, a the reads of a webhook event's record)
+ * together on the transaction's one connection; node-postgres queues them itself, but warns at start-up's first
+ * such write that this is deprecated ("client.query() when the client is already executing a query") and pg 9 drops
+ * it. Queued here instead, each query starts (and its timeout runs) when the one before has finished.
+ */
+class SerialClient extends pg.Client {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query() has a dozen overloads; all are passed through.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    if (typeof args[0]?.submit === "function") return super.query(args[0], args[1], args[2]); // a stream or cursor
+    const callback = typeof args.at(-1) === "function" ? args.pop() : undefined;
+    const run = this.#tail.then(() => super.query(args[0], args[1]));
+    this.#tail = run.catch(() => undefined);
+    if (!callback) return run;
+    run.then((result) => callback(null, result), callback);
+  }
+}
+
 export function poolConfig(url: string): pg.PoolConfig {
   const setting = (name: string, fallback: number) => Number(process.env[name] || fallback);
   const statementTimeout = setting("DATABASE_STATEMENT_TIMEOUT_MS", 5_000);
   const behindPgbouncer = new URL(url).searchParams.get("pgbouncer") === "true";
   return {
     connectionString: url,
+    Client: SerialClient,
     max: setting("DATABASE_POOL_SIZE", 10),
     // A connection keeps every statement it prepared: replacing it now and then bounds what it holds.
     maxUses: 10_000,

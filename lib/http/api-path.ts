@@ -1,5 +1,6 @@
 // Requests under /api/v1 that the framework would answer itself, in text or with a redirect, before any route runs
-// (decisions.md, Wire format: every answer there is JSON). proxy.ts answers them first.
+// (decisions.md, Wire format: every answer there is JSON). proxy.ts answers them first; a path with `//` or `\`,
+// which Next redirects before the proxy runs, is answered ahead of Next (before-next.ts).
 
 /** The longest URL answered normally; a longer one is a 414 (Node refuses far longer ones before the app sees them). */
 const MAX_URL_LENGTH = 16 * 1024;
@@ -8,6 +9,12 @@ const MAX_URL_LENGTH = 16 * 1024;
 export function refusedApiPath(url: string, pathname: string): Response | null {
   if (url.length > MAX_URL_LENGTH) {
     return Response.json({ message: `The URL is longer than ${MAX_URL_LENGTH} characters.` }, { status: 414 });
+  }
+  if (/\/\/|\\/.test(pathname)) {
+    return Response.json(
+      { message: "Endpoint not found: a path has no empty segments (//) and no backslashes." },
+      { status: 404 },
+    );
   }
   if (!decodesCleanly(pathname)) {
     // Such a path names no record and no endpoint, like a malformed uuid.

@@ -3,7 +3,7 @@
 import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
 import { toDbDate, todayIn } from "@/lib/core/dates";
-import { type FieldErrors, unknownIdErrors, validationFailed } from "@/lib/core/errors";
+import { type FieldErrors, forbidden, unknownIdErrors, validationFailed } from "@/lib/core/errors";
 import { withoutUndefined } from "@/lib/core/validation";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { eventReader, recordEvent, type Tx } from "@/lib/webhooks/outbox";
@@ -115,12 +115,39 @@ function dateOrderErrors(input: UpdateJobBody, stored: { startDate: Date | null;
 }
 
 /**
+ * decisions.md: a user whose client access is limited may change a job's assignees only when the job's client is
+ * visible to them through that access. Following the job, or being assigned to it, gives no right: an assignment
+ * feeds `assigned_clients`, so it would hand them (or whoever they add) the job's client.
+ */
+async function assertMayChangeAssignees(caller: Caller, jobId: number, assignee: number | null) {
+  const clients = visibleClients(caller);
+  if (!clients) return;
+  const userId = caller.user.id;
+  // Sending the assignees the job has (a client writing back what it read) changes nothing.
+  const current = await caller.db.jobAssignee.findMany({ where: { jobId }, select: { userId: true } });
+  if (current.map((a) => a.userId).join() === (assignee === null ? "" : String(assignee))) return;
+  // assigned_clients counts this job's own assignment too: only the account manager, or another job, gives access.
+  const throughAccess: Prisma.ClientWhereInput =
+    caller.user.clientAccess === "assigned_clients"
+      ? {
+          OR: [
+            { accountManagerId: userId },
+            { jobs: { some: { id: { not: jobId }, assignees: { some: { userId } } } } },
+          ],
+        }
+      : clients;
+  if (!(await caller.db.job.count({ where: { id: jobId, client: throughAccess } })))
+    throw forbidden("You may change this job's assignees only if your client access includes its client.");
+}
+
+/**
  * Updates a job the caller may see (the route has loaded it): only the fields sent change. A move to a completed
  * status completes the job today; a move to an open status, or to none, reopens it. `user_id` and `tags` replace
  * the sets. One transaction.
  */
 export async function updateJob(caller: Caller, id: number, input: UpdateJobBody, now = new Date()) {
   const { db } = caller;
+  if (input.user_id !== undefined) await assertMayChangeAssignees(caller, id, input.user_id);
   const stored = await db.job.findFirstOrThrow({
     where: { id },
     select: { startDate: true, dueDate: true, isCompleted: true },

@@ -2,10 +2,10 @@
 import { z } from "zod";
 import { queryDateRange } from "@/lib/core/date-ranges";
 import { calendarDate, dateOutput, updatedAtOutput } from "@/lib/core/dates";
+import { component, requestBody } from "@/lib/core/openapi-registry";
 import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, recordId, uuidString } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
-import { component, requestBody } from "@/lib/openapi/registry";
 import { userSummaryObject } from "@/lib/users/schemas";
 
 const JOB_SORTS = ["name", "start_date", "due_date", "created_at", "updated_at", "status", "estimated_hours"] as const;

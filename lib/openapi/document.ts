@@ -1,9 +1,9 @@
 // Builds the OpenAPI 3.1 document from the operation list and the zod schemas: no second, hand-kept copy.
-// Schemas registered as components (lib/openapi/registry.ts) are named components: answers as output, request bodies as input.
+// Schemas registered as components (lib/core/openapi-registry.ts) are named components: answers as output, request bodies as input.
 import { z } from "zod";
 import { validationFailed } from "@/lib/core/errors";
+import { apiSchemas, component, requestBodies, wireSchemas } from "@/lib/core/openapi-registry";
 import { accessRefusal, NO_ACCESS } from "@/lib/tokens/access";
-import { apiSchemas, component, requestBodies, wireSchemas } from "./registry";
 import "@/lib/core/validation";
 import { type Operation, operations } from "./operations";
 
@@ -34,9 +34,17 @@ const ERROR_RESPONSES: Record<number, [name: string, description: string]> = {
     "The token's access does not cover the operation (x-token-access), or the role lacks the permission, or the " +
       "record belongs to another tenant or lies outside the caller's visibility",
   ],
-  404: ["NotFound", "No such record (also for a malformed uuid)"],
+  404: [
+    "NotFound",
+    "No such record (also for a malformed uuid), or a malformed path (a bad %-escape, an empty segment)",
+  ],
+  405: [
+    "MethodNotAllowed",
+    "The path is another endpoint's that does not take this method (e.g. PUT /clients/search); Allow lists those it takes",
+  ],
   406: ["NotAcceptable", "The Accept header admits neither application/json nor */*"],
   413: ["PayloadTooLarge", "The body is larger than 1 MB"],
+  414: ["UriTooLong", "The URL is longer than 16,384 characters"],
   409: ["Conflict", "A request with the same Idempotency-Key is still being processed; retry later"],
   415: ["UnsupportedMediaType", "The body's Content-Type is not JSON"],
   422: [
@@ -49,7 +57,9 @@ const ERROR_RESPONSES: Record<number, [name: string, description: string]> = {
     "The database cannot be reached or is too slow, or the server is overloaded; Retry-After says when to try again",
   ],
 };
-const ALWAYS = [401, 406, 429, 503];
+const ALWAYS = [401, 406, 414, 429, 503];
+// A path parameter can spell a malformed path (404) or another endpoint's fixed path (405: `/clients/search` as a uuid).
+const WITH_PATH_PARAMS = [404, 405];
 
 const TAGS: Record<string, string> = {
   Users: "The people of the firm, and the caller's own profile",
@@ -172,7 +182,15 @@ function parameters(op: Operation) {
 function operationObject(op: Operation) {
   const write = WRITE_METHODS.has(op.method);
   const tokenRefusal = op.resource ? [403] : [];
-  const errors = [...new Set([...op.errors, ...tokenRefusal, ...ALWAYS, ...(write ? IDEMPOTENCY_ERRORS : [])])].sort();
+  const errors = [
+    ...new Set([
+      ...op.errors,
+      ...tokenRefusal,
+      ...ALWAYS,
+      ...(op.params ? WITH_PATH_PARAMS : []),
+      ...(write ? IDEMPOTENCY_ERRORS : []),
+    ]),
+  ].sort();
   const example = op.response.example ?? (op.response.schema && exampleOf(op.response.schema));
   return {
     tags: [op.tag],
@@ -260,6 +278,7 @@ export function openApiDocument(serverUrl = "http://localhost:3000/api/v1") {
       headers: {
         ...RATE_LIMIT_HEADERS,
         "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer", minimum: 1 } },
+        Allow: { description: "The methods the path takes", schema: { type: "string" } },
         "Idempotent-Replayed": IDEMPOTENT_REPLAYED_HEADER,
       },
       responses: Object.fromEntries(
@@ -272,6 +291,7 @@ export function openApiDocument(serverUrl = "http://localhost:3000/api/v1") {
               ...(status === "429" || status === "503"
                 ? { "Retry-After": { $ref: "#/components/headers/Retry-After" } }
                 : {}),
+              ...(status === "405" ? { Allow: { $ref: "#/components/headers/Allow" } } : {}),
             },
             content: {
               "application/json":

@@ -12,7 +12,7 @@ import {
 } from "@/lib/clients/schemas";
 import { contactObject, createContactBody, listContactsQuery, updateContactBody } from "@/lib/contacts/schemas";
 import { listAnswerSchema } from "@/lib/core/pagination";
-import { recordId } from "@/lib/core/references";
+import { recordId, uuidString } from "@/lib/core/references";
 import { createJobBody, jobListItemObject, jobObject, listJobsQuery, updateJobBody } from "@/lib/jobs/schemas";
 import { listTimeLogsQuery, timeLogObject } from "@/lib/time-logs/schemas";
 import type { TokenResource } from "@/lib/tokens/access";
@@ -46,11 +46,14 @@ export interface Operation {
   body?: z.ZodType;
   /** The answer, without a schema when it has no body (204); its example defaults to the schema's `.meta({ examples })`. */
   response: { status: 200 | 201 | 204; schema?: z.ZodType; description: string; example?: unknown };
-  /** Error statuses this operation can answer with, beyond the ones every operation can (401, 406, 429). */
+  /**
+   * Error statuses this operation can answer with, beyond the ones every operation can (401, 406, 414, 429, 503) and
+   * those every operation with path parameters can (404, 405).
+   */
   errors: (400 | 403 | 404 | 413 | 415 | 422)[];
 }
 
-const uuidParam = z.uuid().describe("The record's uuid");
+const uuidParam = uuidString().describe("The record's uuid (either case)");
 const BODY_ERRORS = [400, 413, 415, 422] as const;
 
 export const operations: Operation[] = [
@@ -309,7 +312,7 @@ export const operations: Operation[] = [
 
 /** /webhooks: Owners and Admins (webhooks.manage) manage the firm's endpoints. */
 function webhookOperations(): Operation[] {
-  const params = { uuid: z.uuid().describe("The webhook endpoint's uuid") };
+  const params = { uuid: uuidString().describe("The webhook endpoint's uuid (either case)") };
   const tag = "Webhooks";
   return [
     {
@@ -412,7 +415,9 @@ function webhookOperations(): Operation[] {
       resource: "webhooks",
       tag,
       summary: "List an endpoint's recent deliveries",
-      description: "Newest first. Deliveries are kept 30 days.",
+      description:
+        "Newest first, each with its attempts (attempt_history, newest first: time, status or error, duration). " +
+        "Deliveries are kept 30 days.",
       params,
       query: listDeliveriesQuery,
       response: { status: 200, schema: deliveryListObject, description: "The most recent deliveries" },

@@ -2,10 +2,10 @@
 import { z } from "zod";
 import { queryDateRange } from "@/lib/core/date-ranges";
 import { dateOutput, updatedAtOutput } from "@/lib/core/dates";
+import { component } from "@/lib/core/openapi-registry";
 import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, uuidString } from "@/lib/core/references";
 import { queryList, text } from "@/lib/core/validation";
-import { component } from "@/lib/openapi/registry";
 
 // As for jobs: ids and uuids the tenant does not have match nothing rather than being an error.
 export const listTimeLogsQuery = z.object({

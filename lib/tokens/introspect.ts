@@ -1,7 +1,7 @@
 // GET /api/v1/token: the calling token described, so that an integration can check what it holds. Needs no access.
 import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
-import { component } from "@/lib/openapi/registry";
+import { component } from "@/lib/core/openapi-registry";
 import { tokenAccessSchema } from "./access";
 
 const timestamp = () => z.iso.datetime().describe("ISO 8601 UTC");

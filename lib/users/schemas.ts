@@ -2,9 +2,9 @@
 import { z } from "zod";
 import { dateOutput, updatedAtOutput } from "@/lib/core/dates";
 import { notFound } from "@/lib/core/errors";
+import { component } from "@/lib/core/openapi-registry";
 import { updatedSinceQuery } from "@/lib/core/pagination";
 import { isStorableText, text } from "@/lib/core/validation";
-import { component } from "@/lib/openapi/registry";
 
 export const listUsersQuery = z.object({
   search: text(200)

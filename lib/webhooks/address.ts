@@ -7,8 +7,9 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 
 /**
- * Ranges that are not public unicast addresses: private, loopback, link-local (cloud metadata), CGNAT, reserved…
- * One list per family: a BlockList matches IPv4 addresses against IPv4-mapped IPv6 rules, so one list holding
+ * Ranges that are not public unicast addresses: private, loopback, link-local (cloud metadata), CGNAT, reserved, and
+ * every other block of IANA's special-purpose address registries (IPv4 and IPv6) and the multicast ranges; no webhook
+ * receiver lives in any of them. One list per family: a BlockList matches IPv4 addresses against IPv4-mapped IPv6 rules, so one list holding
  * ::ffff:0:0/96 would refuse every IPv4 address.
  */
 const NOT_PUBLIC_V4 = new BlockList();
@@ -22,8 +23,11 @@ for (const [network, prefix] of [
   ["172.16.0.0", 12], // private
   ["192.0.0.0", 24], // IETF protocol assignments
   ["192.0.2.0", 24], // documentation
+  ["192.31.196.0", 24], // AS112 DNS anycast
+  ["192.52.193.0", 24], // AMT relay anycast
   ["192.88.99.0", 24], // 6to4 relay anycast
   ["192.168.0.0", 16], // private
+  ["192.175.48.0", 24], // AS112 direct delegation
   ["198.18.0.0", 15], // benchmarking
   ["198.51.100.0", 24], // documentation
   ["203.0.113.0", 24], // documentation
@@ -37,9 +41,13 @@ for (const [network, prefix] of [
   ["64:ff9b::", 96], // NAT64
   ["64:ff9b:1::", 48], // local-use NAT64
   ["100::", 64], // discard
+  ["100:0:0:1::", 64], // dummy prefix (RFC 9780)
   ["2001::", 23], // IETF protocol assignments (Teredo included)
   ["2001:db8::", 32], // documentation
   ["2002::", 16], // 6to4: embeds an IPv4 address
+  ["2620:4f:8000::", 48], // AS112 direct delegation
+  ["3fff::", 20], // documentation (RFC 9637)
+  ["5f00::", 16], // SRv6 segment identifiers (RFC 9602)
   ["fc00::", 7], // unique local
   ["fe80::", 10], // link-local
   ["fec0::", 10], // site-local (deprecated)
@@ -102,7 +110,9 @@ export class RefusedTarget extends Error {}
 
 /**
  * Resolves a webhook URL for one delivery and checks every address the name has: one private address refuses the
- * whole name (a resolver could hand out either). The caller connects to `address` and no other.
+ * whole name (a resolver could hand out either). The caller connects to `address` and no other. The refusal does not
+ * name the address (the error is shown to the firm's Admins: it would tell them what internal names resolve to); the
+ * server log does.
  */
 export async function resolveTarget(
   raw: string,
@@ -120,8 +130,10 @@ export async function resolveTarget(
   if (!addresses.length) throw new RefusedTarget(`Refused target: ${host} has no address.`);
   if (!allowPrivate) {
     const bad = addresses.find((a) => !isPublicAddress(a.address));
-    if (bad)
-      throw new RefusedTarget(`Refused target: ${host} resolves to ${bad.address}, which is not a public address.`);
+    if (bad) {
+      console.warn(`Webhook delivery refused: ${host} resolves to ${bad.address}, which is not a public address.`);
+      throw new RefusedTarget(`Refused target: ${host} resolves to a non-public address.`);
+    }
   }
   const chosen = addresses[0];
   return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };

@@ -142,6 +142,24 @@ async function deliver(row: Claimed, send: Sender, now: () => Date): Promise<boo
     durationMs: result.durationMs,
     error: result.error ?? null,
   };
+  // Every attempt is kept, so that a delivery shows why it was retried (the delivery row holds only the last).
+  const kept = await db.webhookDeliveryAttempt
+    .create({
+      data: {
+        tenantId: row.tenant_id,
+        deliveryId: row.id,
+        attemptedAt: started,
+        responseStatus: outcome.responseStatus,
+        error: outcome.error,
+        durationMs: outcome.durationMs,
+      },
+    })
+    .then(
+      () => true,
+      // The endpoint was deleted while the attempt ran, and its deliveries with it: nothing is left to record.
+      (error: { code?: string }) => (error?.code === "P2003" ? false : Promise.reject(error)),
+    );
+  if (!kept) return false;
   const endpointKey = { tenantId_id: { ...key, id: endpoint.id } };
 
   if (result.status !== undefined && result.status >= 200 && result.status < 300) {

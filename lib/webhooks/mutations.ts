@@ -1,13 +1,24 @@
 // Managing a firm's webhook endpoints (permission webhooks.manage, checked by the route). Secrets are made here and
 // answered only by create and rotate.
-import { validationFailed } from "@/lib/core/errors";
+import { notFound, validationFailed } from "@/lib/core/errors";
 import type { TenantDb, TenantScope } from "@/lib/db/tenant";
 import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { deliverDue } from "./dispatch";
 import { MAX_ENDPOINTS, TEST_EVENT } from "./events";
 import { newMessageId } from "./outbox";
 import type { CreateWebhookBody, UpdateWebhookBody } from "./schemas";
+import { DELIVERY_INCLUDE } from "./serialize";
 import { newSecret } from "./signing";
+
+/**
+ * A write to an endpoint that was deleted after the route loaded it (a concurrent DELETE): a 404, as if the request
+ * had come a moment later, rather than Prisma's "record not found" (P2025) or a foreign-key failure (P2003).
+ */
+function goneMeanwhile(error: unknown): never {
+  const code = (error as { code?: unknown })?.code;
+  if (code === "P2025" || code === "P2003") throw notFound("Webhook");
+  throw error;
+}
 
 /** After a rotation the old secret keeps signing (a second signature) for this long. */
 export const PREVIOUS_SECRET_MS = 24 * 3600 * 1000;
@@ -49,35 +60,41 @@ export async function updateWebhook(
 ): Promise<WebhookEndpoint> {
   const enabling = input.enabled === true && !endpoint.enabled;
   const disabling = input.enabled === false && endpoint.enabled;
-  const updated = await caller.db.webhookEndpoint.update({
-    where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } },
-    data: {
-      url: input.url,
-      events: input.events,
-      description: input.description,
-      enabled: input.enabled,
-      ...(enabling ? { disabledReason: null, failingSince: null } : {}),
-      ...(disabling ? { disabledReason: "manual" } : {}),
-    },
-  });
+  const updated = await caller.db.webhookEndpoint
+    .update({
+      where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } },
+      data: {
+        url: input.url,
+        events: input.events,
+        description: input.description,
+        enabled: input.enabled,
+        ...(enabling ? { disabledReason: null, failingSince: null } : {}),
+        ...(disabling ? { disabledReason: "manual" } : {}),
+      },
+    })
+    .catch(goneMeanwhile);
   if (disabling) await abandonPending(caller.db, endpoint.id, "The endpoint was disabled.");
   return updated;
 }
 
 export async function deleteWebhook(caller: Db, endpoint: WebhookEndpoint): Promise<void> {
-  await caller.db.webhookEndpoint.delete({ where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } } });
+  await caller.db.webhookEndpoint
+    .delete({ where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } } })
+    .catch(goneMeanwhile);
 }
 
 /** A new secret; the old one keeps signing for 24 hours, so receivers can switch without losing events. */
 export async function rotateSecret(caller: Db, endpoint: WebhookEndpoint, now = new Date()): Promise<WebhookEndpoint> {
-  return caller.db.webhookEndpoint.update({
-    where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } },
-    data: {
-      secret: newSecret(),
-      previousSecret: endpoint.secret,
-      previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_MS),
-    },
-  });
+  return caller.db.webhookEndpoint
+    .update({
+      where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } },
+      data: {
+        secret: newSecret(),
+        previousSecret: endpoint.secret,
+        previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_MS),
+      },
+    })
+    .catch(goneMeanwhile);
 }
 
 /**
@@ -91,19 +108,20 @@ export async function sendTest(caller: Db, endpoint: WebhookEndpoint, now = new 
     timestamp: now.toISOString(),
     data: { webhook_uuid: endpoint.uuid, message: "A test event: your endpoint receives and verifies webhooks." },
   });
-  const delivery = await caller.db.$transaction(async (tx) => {
-    const event = await tx.webhookEvent.create({
-      data: { tenantId, msgId: newMessageId(), type: TEST_EVENT, body },
-      select: { id: true },
-    });
-    return tx.webhookDelivery.create({
-      data: { tenantId, endpointId: endpoint.id, eventId: event.id },
-      select: { id: true },
-    });
-  });
+  const delivery = await caller.db
+    .$transaction(async (tx) => {
+      const event = await tx.webhookEvent.create({
+        data: { tenantId, msgId: newMessageId(), type: TEST_EVENT, body },
+        select: { id: true },
+      });
+      return tx.webhookDelivery.create({
+        data: { tenantId, endpointId: endpoint.id, eventId: event.id },
+        select: { id: true },
+      });
+    })
+    .catch(goneMeanwhile);
   await deliverDue({ tenantId, deliveryId: delivery.id });
-  return caller.db.webhookDelivery.findFirstOrThrow({
-    where: { id: delivery.id },
-    include: { event: { select: { msgId: true, type: true } } },
-  });
+  return caller.db.webhookDelivery
+    .findFirstOrThrow({ where: { id: delivery.id }, include: DELIVERY_INCLUDE })
+    .catch(goneMeanwhile);
 }

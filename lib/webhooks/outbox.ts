@@ -3,7 +3,9 @@
 // event never without its change (it rolls back with it). The dispatcher (dispatch.ts) sends what is due.
 import { randomUUID } from "node:crypto";
 import type { Caller } from "@/lib/auth/caller";
+import { defer } from "@/lib/core/deferred";
 import type { TenantDb } from "@/lib/db/tenant";
+import { deliverDue } from "./dispatch";
 import type { EventType } from "./events";
 
 /** A tenant-scoped interactive transaction (what `caller.db.$transaction(async (tx) => …)` hands over). */
@@ -28,7 +30,8 @@ export const newMessageId = () => `msg_${randomUUID().replaceAll("-", "")}`;
 
 /**
  * Writes an event of `type` in the transaction, if an enabled endpoint of the tenant subscribes to it; `data` builds
- * the record (as its GET answers) only then. Returns whether anything was written.
+ * the record (as its GET answers) only then. Returns whether anything was written. Only then is a delivery pass
+ * asked for, to run once the API's answer is sent (lib/core/deferred.ts): a firm without endpoints costs no pass.
  */
 export async function recordEvent(
   tx: Tx,
@@ -49,6 +52,9 @@ export async function recordEvent(
   });
   await tx.webhookDelivery.createMany({
     data: endpoints.map((endpoint) => ({ tenantId, endpointId: endpoint.id, eventId: event.id })),
+  });
+  defer(`webhooks:${tenantId}`, async () => {
+    await deliverDue({ tenantId }).catch((error) => console.error("Webhook delivery failed", error));
   });
   return true;
 }

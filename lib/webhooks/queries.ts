@@ -5,7 +5,7 @@ import { UUID } from "@/lib/core/references";
 import { prisma } from "@/lib/db/client";
 import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
 import type { ListDeliveriesQuery } from "./schemas";
-import type { DeliveryRow } from "./serialize";
+import { DELIVERY_INCLUDE, type DeliveryRow } from "./serialize";
 
 export function listWebhooks(caller: Pick<Caller, "db">): Promise<WebhookEndpoint[]> {
   return caller.db.webhookEndpoint.findMany({ orderBy: { id: "asc" } });
@@ -32,7 +32,7 @@ export function listDeliveries(
 ): Promise<DeliveryRow[]> {
   return caller.db.webhookDelivery.findMany({
     where: { endpointId },
-    include: { event: { select: { msgId: true, type: true } } },
+    include: DELIVERY_INCLUDE,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
   });

@@ -1,7 +1,7 @@
 // Input and output shapes of /api/v1/webhooks: the single source for validation and the OpenAPI document.
 import { z } from "zod";
+import { component, requestBody } from "@/lib/core/openapi-registry";
 import { queryInt, text } from "@/lib/core/validation";
-import { component, requestBody } from "@/lib/openapi/registry";
 import { urlProblem } from "./address";
 import { EVENT_TYPES, TEST_EVENT } from "./events";
 
@@ -123,6 +123,23 @@ export const deliveryObject = component(
     duration_ms: z.number().int().nullable().describe("How long the last attempt took"),
     error: z.string().nullable().describe("Why the last attempt failed without an answer (timeout, refused target…)"),
     last_attempt_at: timestamp().nullable(),
+    attempt_history: z
+      .array(
+        z.object({
+          attempted_at: timestamp(),
+          response_status: z
+            .number()
+            .int()
+            .nullable()
+            .describe("The receiver's HTTP status; null when it did not answer"),
+          error: z
+            .string()
+            .nullable()
+            .describe("Why there was no answer (timeout, refused target, connection failure)"),
+          duration_ms: z.number().int().describe("How long the attempt took"),
+        }),
+      )
+      .describe("Every attempt so far, newest first: why the delivery was retried"),
     next_attempt_at: timestamp().nullable().describe("When the next attempt is due; null when none is"),
     created_at: timestamp(),
   }),
@@ -136,12 +153,22 @@ export const deliveryListObject = component(z.object({ data: z.array(deliveryObj
       event_id: "msg_2f8d6b1e9c3a4e57a0b46d1c8e3f7a92",
       event_type: "job.completed",
       status: "succeeded",
-      attempts: 1,
+      attempts: 3,
       response_status: 204,
       response_body: "",
       duration_ms: 183,
       error: null,
-      last_attempt_at: "2026-11-21T14:02:11.407Z",
+      last_attempt_at: "2026-11-21T14:07:11.407Z",
+      attempt_history: [
+        { attempted_at: "2026-11-21T14:07:11.407Z", response_status: 204, error: null, duration_ms: 183 },
+        { attempted_at: "2026-11-21T14:02:16.511Z", response_status: 500, error: null, duration_ms: 95 },
+        {
+          attempted_at: "2026-11-21T14:02:11.224Z",
+          response_status: null,
+          error: "No complete answer within 15 s.",
+          duration_ms: 15000,
+        },
+      ],
       next_attempt_at: null,
       created_at: "2026-11-21T14:02:11.210Z",
     },

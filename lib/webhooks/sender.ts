@@ -89,7 +89,12 @@ export async function send(
       () => finish({ error: `No complete answer within ${Math.round(timeoutMs / 1000)} s.` }),
       timeoutMs,
     );
-    request.on("error", (error) => finish({ error: `Connection failed: ${error.message}` }));
+    // Node's message names the address connected to ("connect ECONNREFUSED 10.0.0.5:443"): the log has it, the
+    // delivery (which Admins read) only the code.
+    request.on("error", (error: NodeJS.ErrnoException) => {
+      console.warn(`Webhook delivery to ${target.url.host} failed: ${error.message}`);
+      finish({ error: `Connection failed (${error.code ?? "no answer"}).` });
+    });
     request.end(body);
   });
 }

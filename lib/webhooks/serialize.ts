@@ -1,6 +1,6 @@
 // Wire shapes of webhook endpoints and deliveries.
 import type { z } from "zod";
-import type { WebhookDelivery, WebhookEndpoint } from "@/lib/generated/prisma/client";
+import type { Prisma, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from "@/lib/generated/prisma/client";
 import type { EventType } from "./events";
 import type { deliveryObject, webhookObject, webhookWithSecretObject } from "./schemas";
 
@@ -25,7 +25,16 @@ export function serializeWebhookWithSecret(endpoint: WebhookEndpoint): z.output<
   return { ...serializeWebhook(endpoint), secret: endpoint.secret };
 }
 
-export type DeliveryRow = WebhookDelivery & { event: { msgId: string; type: string } };
+/** What a delivery is read with: its event's id and type, and its attempts, newest first. */
+export const DELIVERY_INCLUDE = {
+  event: { select: { msgId: true, type: true } },
+  attemptHistory: { orderBy: [{ attemptedAt: "desc" }, { id: "desc" }] },
+} satisfies Prisma.WebhookDeliveryInclude;
+
+export type DeliveryRow = WebhookDelivery & {
+  event: { msgId: string; type: string };
+  attemptHistory: WebhookDeliveryAttempt[];
+};
 
 export function serializeDelivery(delivery: DeliveryRow): z.output<typeof deliveryObject> {
   return {
@@ -39,6 +48,12 @@ export function serializeDelivery(delivery: DeliveryRow): z.output<typeof delive
     duration_ms: delivery.durationMs,
     error: delivery.error,
     last_attempt_at: delivery.lastAttemptAt?.toISOString() ?? null,
+    attempt_history: delivery.attemptHistory.map((attempt) => ({
+      attempted_at: attempt.attemptedAt.toISOString(),
+      response_status: attempt.responseStatus,
+      error: attempt.error,
+      duration_ms: attempt.durationMs,
+    })),
     next_attempt_at: delivery.status === "pending" ? (delivery.nextAttemptAt?.toISOString() ?? null) : null,
     created_at: delivery.createdAt.toISOString(),
   };

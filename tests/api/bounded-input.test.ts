@@ -83,3 +83,52 @@ describe("numbers and dates at the edges", () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe("nesting depth", () => {
+  const nested = (levels: number) =>
+    `{"name": "Deep", "custom_fields": ${'{"a":'.repeat(levels - 1)}1${"}".repeat(levels - 1)}}`;
+
+  it.each<Record<string, string>>([{}, { "Idempotency-Key": "deep-body" }])(
+    "answers a body nesting 5,000 levels with a 422 before reading it (headers %o)",
+    async (headers) => {
+      const before = await tableCounts();
+      const res = await call(clients, "POST", "clients", {
+        token: await owner(),
+        rawBody: nested(5000),
+        headers: { "Content-Type": "application/json", ...headers },
+      });
+      expect(res.status).toBe(422);
+      expect(res.body.errors.body[0]).toMatch(/32 levels/);
+      expect(await tableCounts()).toEqual(before);
+    },
+  );
+
+  it("takes 32 levels, brackets inside strings not counted", async () => {
+    const res = await call(clients, "POST", "clients", {
+      token: await owner(),
+      rawBody: `{"name": "[[[[{{{{", "custom_fields": {"x": ${"[".repeat(30)}${"]".repeat(30)}}}`,
+      headers: { "Content-Type": "application/json", "Idempotency-Key": "thirty-two" },
+    });
+    // 32 levels: the body, custom_fields, then 30 arrays; refused only for naming no such custom field.
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(["custom_fields.x"]);
+  });
+});
+
+describe("custom field names that are object internals", () => {
+  it.each(["__proto__", "constructor", "prototype"])(
+    "refuses custom_fields.%s with a 422 naming the key, writing nothing",
+    async (key) => {
+      const before = await tableCounts();
+      const res = await call(clients, "POST", "clients", {
+        token: await owner(),
+        rawBody: `{"name": "Proto", "custom_fields": {"${key}": {"polluted": true}}}`,
+        headers: { "Content-Type": "application/json" },
+      });
+      expect(res.status).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual([`custom_fields.${key}`]);
+      expect(await tableCounts()).toEqual(before);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    },
+  );
+});

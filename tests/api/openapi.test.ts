@@ -4,8 +4,10 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import * as openapi from "@/app/api/v1/openapi.json/route";
+import { prisma } from "@/lib/db/client";
 import { openApiDocument } from "@/lib/openapi/document";
 import { operations } from "@/lib/openapi/operations";
+import { call, tokenFor } from "../support/api";
 import { assertMatchesContract } from "../support/contract";
 import { importRoute } from "../support/routes";
 
@@ -68,10 +70,16 @@ describe("the document for generated clients", () => {
   });
 
   it("types numbers and booleans of queries and paths as what they are, with their bounds", () => {
-    expect(parameter("/clients", "page")).toEqual({ type: "integer", minimum: 1, maximum: 1_000_000 });
-    expect(parameter("/clients", "limit")).toEqual({ type: "integer", minimum: 1, maximum: 1000 });
+    const digits = "^-?[0-9]{1,15}$";
+    expect(parameter("/clients", "page")).toEqual({ type: "integer", minimum: 1, maximum: 1_000_000, pattern: digits });
+    expect(parameter("/clients", "limit")).toEqual({ type: "integer", minimum: 1, maximum: 1000, pattern: digits });
     expect(parameter("/clients", "include_archived")).toEqual({ type: "boolean" });
-    expect(parameter("/jobs", "users[]").items).toEqual({ type: "integer", minimum: 1, maximum: 2_147_483_647 });
+    expect(parameter("/jobs", "users[]").items).toEqual({
+      type: "integer",
+      minimum: 1,
+      maximum: 2_147_483_647,
+      pattern: digits,
+    });
     expect(parameter("/jobs", "include_completed")).toEqual({ type: "boolean" });
     expect(parameter("/users/{id}", "id")).toMatchObject({ type: "integer", minimum: 1, maximum: 2_147_483_647 });
     for (const { template, method, op } of allOperations) {
@@ -174,7 +182,14 @@ describe("the document's completeness", () => {
     for (const [template, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods as Record<string, { responses: Record<string, unknown> }>)) {
         expect(Object.keys(op.responses), `${method} ${template}`).toEqual(
-          expect.arrayContaining(["401", "406", "429"]),
+          expect.arrayContaining([
+            "401",
+            "406",
+            "414",
+            "429",
+            "503",
+            ...(template.includes("{") ? ["404", "405"] : []),
+          ]),
         );
       }
     }
@@ -182,6 +197,54 @@ describe("the document's completeness", () => {
       $ref: "#/components/schemas/ValidationError",
     });
     expect(doc.components.responses.TooManyRequests.headers).toHaveProperty("Retry-After");
+  });
+});
+
+describe("the document and the server agree", () => {
+  const doc = openApiDocument() as any;
+  const pathSchema = (template: string, method: string, name: string) =>
+    doc.paths[template][method].parameters.find((p: { name: string }) => p.name === name).schema;
+
+  it("takes a query integer in digits only, as the pattern says: limit=1e3 is a 422", async () => {
+    const clients = await importRoute("clients/route.ts");
+    const token = await tokenFor("owner@acme.test");
+    const pattern = new RegExp(pathSchema("/clients", "get", "limit").pattern);
+    for (const [value, status] of [
+      ["1e3", 422],
+      ["1000.0", 422],
+      ["0x10", 422],
+      ["1000", 200],
+    ] as const) {
+      expect(pattern.test(value), value).toBe(status === 200);
+      expect((await call(clients, "GET", `clients?limit=${value}`, { token })).status, value).toBe(status);
+    }
+  });
+
+  it("takes a uuid in either case, as every uuid pattern says", async () => {
+    const route = await importRoute("clients/[uuid]/route.ts");
+    const token = await tokenFor("owner@acme.test");
+    const { uuid } = await (await prisma()).client.findFirstOrThrow({ orderBy: { id: "asc" } });
+    const upper = uuid.toUpperCase();
+    const res = await call(route, "GET", `clients/${upper}`, { token, params: { uuid: upper } });
+    expect(res.status).toBe(200);
+    expect(res.body.uuid).toBe(uuid);
+    const patterns = [...JSON.stringify(doc).matchAll(/"pattern":"(\^\[0-9a-f[^"]*)"/g)].map(([, p]) => p);
+    expect(patterns.length).toBeGreaterThan(10);
+    for (const p of patterns) {
+      expect(new RegExp(JSON.parse(`"${p}"`)).test(upper), p).toBe(true);
+      expect(new RegExp(JSON.parse(`"${p}"`)).test(uuid), p).toBe(true);
+    }
+  });
+
+  it("answers PUT /clients/search with the 405 and Allow header the document lists for PUT /clients/{uuid}", async () => {
+    const route = await importRoute("clients/search/route.ts");
+    const res = await call(route, "PUT", "clients/search", { token: await tokenFor("owner@acme.test"), body: {} });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, OPTIONS");
+    expect(doc.paths["/clients/{uuid}"].put.responses["405"]).toEqual({
+      $ref: "#/components/responses/MethodNotAllowed",
+    });
+    expect(doc.components.responses.MethodNotAllowed.headers).toHaveProperty("Allow");
   });
 });
 

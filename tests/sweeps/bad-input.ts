@@ -5,115 +5,12 @@
 // and the writes run as two test files, so that the two halves run side by side.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { z } from "zod";
 import { call, type RouteModule, tableCounts, tenantByName, tokenFor } from "../support/api";
 import { type Operation, operations, pathOf, recordParams, routeModule } from "../support/routes";
+import { bodyFor, pathParam, queryFor, type RawBody, rawBody } from "./generators";
 
 const TOTAL = Number(process.env.SWEEP_REQUESTS ?? 10_000);
 const perOperation = Math.max(20, Math.ceil(TOTAL / operations.length));
-
-const nasty = fc.constantFrom(
-  "",
-  " ",
-  "\u0000",
-  "\u0000abc",
-  "\u202e\u0007\t\r\n",
-  "' OR 1=1 --",
-  "'; DROP TABLE clients; --",
-  "%",
-  "_",
-  "\\",
-  "x".repeat(5000),
-  "𝕏".repeat(3000),
-  "\ud800",
-  "2026-02-30",
-  "0000-01-01",
-  "0000-12-31,",
-  ",0000-01-01",
-  "9999-12-31",
-  "0001-01-01,9999-12-31",
-  "10000-01-01",
-  "99-99",
-  "-1",
-  "0",
-  "1e309",
-  "NaN",
-  "Infinity",
-  "true",
-  "00000000-0000-4000-8000-000000000000",
-  "not-a-uuid",
-  "<script>alert(1)</script>",
-  // Cursor-shaped: base64url JSON and a signature that is not this server's.
-  "WyJhIiwiYiJd.c2lnbmF0dXJl",
-  "bnVsbA.x",
-  "e30.e30",
-  "null",
-  "[]",
-  "{}",
-);
-const text = fc.oneof(nasty, fc.string({ maxLength: 300 }), fc.string({ unit: "binary", maxLength: 100 }));
-const number = fc.oneof(
-  fc.integer(),
-  fc.double(),
-  fc.constantFrom(0, -1, 2 ** 31, 2 ** 53 + 1, 1e308, -1e308, 1001, 30_001),
-);
-const leaf = fc.oneof(text, number, fc.boolean(), fc.constant(null));
-const value = fc.oneof(
-  leaf,
-  fc.array(leaf, { maxLength: 5 }),
-  fc.dictionary(fc.string({ maxLength: 10 }), leaf, { maxKeys: 4 }),
-);
-
-/** An object with the operation's own field names (and some others) holding wrong values. */
-function bodyFor(op: Operation) {
-  const fields = Object.keys((op.body as z.ZodObject | undefined)?.shape ?? {});
-  const keys = fc.oneof(fc.constantFrom(...fields), fc.string({ maxLength: 12 }));
-  return fc.dictionary(keys, value, { maxKeys: fields.length + 2 });
-}
-
-type RawBody = { raw: string; type: string };
-const rawBody: fc.Arbitrary<RawBody> = fc.oneof(
-  fc.record({
-    raw: fc.constantFrom("{", '{"name": }', "[1,2", "nul", "'single'", '{"a":1}{"b":2}', ""),
-    type: fc.constant("application/json"),
-  }),
-  fc.record({
-    raw: fc.json(),
-    type: fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "application/xml", "multipart/form-data"),
-  }),
-  fc.record({
-    raw: fc
-      .jsonValue()
-      .filter((v) => v === null || typeof v !== "object" || Array.isArray(v))
-      .map((v) => JSON.stringify(v)),
-    type: fc.constant("application/json"),
-  }),
-);
-
-/** Query strings with the operation's parameter names, as scalars, arrays, repeated keys, and garbage. */
-function queryFor(op: Operation) {
-  const names = Object.keys(op.query?.shape ?? {});
-  const name = names.length
-    ? fc.oneof(
-        fc.constantFrom(...names),
-        fc.constantFrom(...names).map((n) => `${n}[]`),
-        fc.string({ maxLength: 8 }),
-      )
-    : fc.string({ maxLength: 8 });
-  const entry = fc.tuple(name, fc.oneof(text, number.map(String)));
-  return fc.array(entry, { maxLength: 6 }).map((entries) => {
-    const params = new URLSearchParams();
-    for (const [key, v] of entries) params.append(key, v);
-    return params.toString();
-  });
-}
-
-const pathParam = fc.oneof(
-  nasty,
-  fc.string({ maxLength: 60 }),
-  fc.uuid().map((u) => u.toUpperCase()),
-  fc.integer().map(String),
-);
 
 async function expectSound(res: { status: number; body: { message?: unknown } }) {
   expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);

@@ -1,6 +1,6 @@
 // Where webhooks may go: the address classifier, the URL rules applied when an endpoint is saved, and the check of
 // resolved addresses at delivery.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isPublicAddress, resolveTarget, urlProblem } from "@/lib/webhooks/address";
 import { send } from "@/lib/webhooks/sender";
 
@@ -20,6 +20,9 @@ describe("isPublicAddress", () => {
     "172.31.255.255",
     "192.0.0.8",
     "192.0.2.1",
+    "192.31.196.1", // AS112
+    "192.52.193.1", // AMT
+    "192.175.48.1", // AS112 direct delegation
     "192.168.1.1",
     "198.18.0.1",
     "198.51.100.7",
@@ -38,6 +41,12 @@ describe("isPublicAddress", () => {
     "100::1",
     "2001:db8::1",
     "2001::1", // Teredo
+    "2001:20::1", // ORCHIDv2
+    "2620:4f:8000::1", // AS112 direct delegation
+    "3fff::1", // documentation (RFC 9637)
+    "3fff:fff:ffff::1",
+    "5f00::1", // SRv6 SIDs
+    "100:0:0:1::1", // dummy prefix
     "2002:7f00:1::1", // 6to4
     "fc00::1",
     "fd12:3456::1", // unique local
@@ -62,6 +71,9 @@ describe("isPublicAddress", () => {
     "192.169.0.1",
     "2606:4700:4700::1111",
     "2a00:1450:4001:80b::200e",
+    "3ffe::1", // just below 3fff::/20
+    "3fff:1000::1", // just past it
+    "2620:4f:8001::1",
     "[2606:4700:4700::1111]",
   ])("accepts %s", (address) => {
     expect(isPublicAddress(address)).toBe(true);
@@ -108,6 +120,12 @@ describe("urlProblem (saving an endpoint)", () => {
 });
 
 describe("resolveTarget (at delivery)", () => {
+  // The refusal's address goes to the server log only.
+  beforeEach(() => {
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+  });
+  afterEach(() => vi.restoreAllMocks());
+
   const resolvingTo =
     (...addresses: string[]) =>
     async () =>
@@ -121,12 +139,15 @@ describe("resolveTarget (at delivery)", () => {
     expect(target).toMatchObject({ address: "93.184.216.34", family: 4 });
   });
 
-  it.each([["127.0.0.1"], ["10.0.0.5"], ["169.254.169.254"], ["::1"], ["::ffff:10.0.0.1"], ["fd00::2"]])(
-    "refuses a name that resolves to %s",
+  it.each([["127.0.0.1"], ["10.0.0.5"], ["169.254.169.254"], ["::1"], ["::ffff:10.0.0.1"], ["fd00::2"], ["3fff::5"]])(
+    "refuses a name that resolves to %s without naming it, logging it instead",
     async (address) => {
-      await expect(
-        resolveTarget("https://hooks.example.com/in", { allowPrivate: false, resolve: resolvingTo(address) }),
-      ).rejects.toThrow(/not a public address/);
+      const refusal = resolveTarget("https://hooks.example.com/in", {
+        allowPrivate: false,
+        resolve: resolvingTo(address),
+      });
+      await expect(refusal).rejects.toThrow("Refused target: hooks.example.com resolves to a non-public address.");
+      expect(console.warn).toHaveBeenCalledWith(expect.stringContaining(`resolves to ${address},`));
     },
   );
 
@@ -136,7 +157,7 @@ describe("resolveTarget (at delivery)", () => {
         allowPrivate: false,
         resolve: resolvingTo("93.184.216.34", "10.0.0.1"),
       }),
-    ).rejects.toThrow(/10\.0\.0\.1/);
+    ).rejects.toThrow(/non-public address\.$/);
   });
 
   it("a delivery to a name resolving to 127.0.0.1 never connects", async () => {
@@ -144,7 +165,13 @@ describe("resolveTarget (at delivery)", () => {
     const result = await send("https://hooks.example.com/in", {}, "{}", { allowPrivate: false, resolve });
     expect(resolve).toHaveBeenCalledWith("hooks.example.com");
     expect(result.status).toBeUndefined();
-    expect(result.error).toMatch(/Refused target: .*127\.0\.0\.1/);
+    expect(result.error).toBe("Refused target: hooks.example.com resolves to a non-public address.");
+  });
+
+  it("a connection that fails is described by its code, not by the address it went to", async () => {
+    const result = await send("http://127.0.0.1:9/in", {}, "{}", { allowPrivate: true });
+    expect(result.error).toBe("Connection failed (ECONNREFUSED).");
+    expect(console.warn).toHaveBeenCalledWith(expect.stringContaining("127.0.0.1:9"));
   });
 
   it("the system resolver's answer for localhost is refused too", async () => {

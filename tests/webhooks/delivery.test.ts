@@ -7,6 +7,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as cronRoute from "@/app/api/cron/webhooks/route";
 import * as clientsRoute from "@/app/api/v1/clients/route";
+import * as deliveriesRoute from "@/app/api/v1/webhooks/[uuid]/deliveries/route";
 import * as rotateRoute from "@/app/api/v1/webhooks/[uuid]/rotate-secret/route";
 import * as webhookRoute from "@/app/api/v1/webhooks/[uuid]/route";
 import * as webhooksRoute from "@/app/api/v1/webhooks/route";
@@ -172,7 +173,10 @@ describe("a delivery", () => {
     await deliverDue({ send: httpSender({ allowPrivate: false, resolve }) });
     expect(resolve).toHaveBeenCalledWith("hooks.example.com");
     expect(receiver.received).toHaveLength(0);
-    expect((await deliveriesOf())[0].error).toMatch(/Refused target.*127\.0\.0\.1/);
+    // The delivery (which Admins read) does not say what the name resolves to: that would map internal DNS for them.
+    const { error } = (await deliveriesOf())[0];
+    expect(error).toBe("Refused target: hooks.example.com resolves to a non-public address.");
+    expect(error).not.toContain("127.0.0.1");
   });
 
   it("after a rotation both secrets sign for 24 hours, then only the new one", async () => {
@@ -189,6 +193,37 @@ describe("a delivery", () => {
     await createClient();
     await deliverDue({ now: () => new Date(Date.now() + 24 * 3600_000 + 1000) });
     expect(headersOf(1)["webhook-signature"]!.split(" ")).toHaveLength(1);
+  });
+});
+
+describe("the attempts of a delivery", () => {
+  it("are each listed, newest first, with time, status or error and duration", async () => {
+    await createClient();
+    const start = Date.now();
+    const at = (seconds: number) => () => new Date(start + seconds * 1000);
+    receiver.answers.push(500);
+    await deliverDue({ now: at(0) });
+    receiver.delayMs = 800;
+    await deliverDue({ now: at(5), send: httpSender({ timeoutMs: 200 }) });
+    receiver.delayMs = 0;
+    await deliverDue({ now: at(5 + 300) });
+    const res = await call(deliveriesRoute, "GET", `webhooks/${hook.uuid}/deliveries`, {
+      token: owner,
+      params: { uuid: hook.uuid },
+    });
+    expect(res.status).toBe(200);
+    const [delivery] = res.body.data;
+    expect(delivery).toMatchObject({ status: "succeeded", attempts: 3, response_status: 200 });
+    expect(delivery.attempt_history.map((a: any) => [a.response_status, a.error])).toEqual([
+      [200, null],
+      [null, "No complete answer within 0 s."],
+      [500, null],
+    ]);
+    expect(delivery.attempt_history.map((a: any) => a.attempted_at)).toEqual(
+      [5 + 300, 5, 0].map((s) => at(s)().toISOString()),
+    );
+    for (const attempt of delivery.attempt_history) expect(attempt.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(delivery.attempt_history[1].duration_ms).toBeLessThan(700);
   });
 });
 

@@ -1,6 +1,9 @@
 // Vercel Cron (vercel.json) calls this every minute with `Authorization: Bearer <CRON_SECRET>`: it sends the
 // webhook deliveries that are due (retries, and anything the after-response attempt missed) and prunes old ones.
+// A database outage is the API's JSON 503 with Retry-After, like every other answer of the app's JSON routes.
 
+import { faultAnswer } from "@/lib/api/unavailable";
+import { errorResponse } from "@/lib/core/errors";
 import { isCronAuthorized } from "@/lib/webhooks/cron";
 import { deliverAllDue, pruneDeliveries } from "@/lib/webhooks/dispatch";
 
@@ -10,7 +13,11 @@ export const maxDuration = 60;
 export async function GET(request: Request) {
   if (!isCronAuthorized(request.headers.get("authorization")))
     return Response.json({ message: "Unauthenticated: send 'Authorization: Bearer <CRON_SECRET>'." }, { status: 401 });
-  const result = await deliverAllDue({ budgetMs: 40_000 });
-  const pruned = await pruneDeliveries();
-  return Response.json({ ...result, pruned });
+  try {
+    const result = await deliverAllDue({ budgetMs: 40_000 });
+    const pruned = await pruneDeliveries();
+    return Response.json({ ...result, pruned });
+  } catch (error) {
+    return errorResponse(faultAnswer(error) ?? error);
+  }
 }
