@@ -12,20 +12,24 @@ export function listEnvelope<Row, T>(
   return "total" in result ? paginated(request, result, serialize) : cursorPaginated(request, result, serialize);
 }
 
-/** Laravel's cursor envelope: no total, no first or last page; `next` carries the next page's cursor. */
+/** Laravel's cursor envelope: no total, no first or last page; `next` and `prev` carry their pages' cursors. */
 export function cursorPaginated<Row, T>(
   request: Request,
-  { perPage, rows, nextCursor }: CursorPage<Row>,
+  { perPage, rows, nextCursor, prevCursor }: CursorPage<Row>,
   serialize: (row: Row) => T,
 ) {
   const url = publicUrl(request);
   const path = `${url.origin}${url.pathname}`;
   url.searchParams.delete("page");
-  if (nextCursor !== null) url.searchParams.set("cursor", nextCursor);
+  const link = (cursor: string | null) => {
+    if (cursor === null) return null;
+    url.searchParams.set("cursor", cursor);
+    return url.toString();
+  };
   return {
     data: rows.map(serialize),
-    links: { first: null, last: null, prev: null, next: nextCursor === null ? null : url.toString() },
-    meta: { path, per_page: perPage, next_cursor: nextCursor, prev_cursor: null },
+    links: { first: null, last: null, prev: link(prevCursor), next: link(nextCursor) },
+    meta: { path, per_page: perPage, next_cursor: nextCursor, prev_cursor: prevCursor },
   };
 }
 

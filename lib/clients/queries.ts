@@ -91,10 +91,10 @@ async function clientCursorPage(
   perPage: number,
 ): Promise<CursorPage<ClientRecord>> {
   const [page, customFields] = await Promise.all([
-    readCursorPage("clients", query, order, perPage, (after, take) =>
+    readCursorPage(caller, "clients", query, order, perPage, (past, take, reversed) =>
       caller.db.client.findMany({
-        where: { AND: [where, after] },
-        orderBy: prismaOrderBy(order),
+        where: { AND: [where, past] },
+        orderBy: prismaOrderBy(order, reversed),
         take,
         select: clientSelect,
       }),

@@ -48,10 +48,10 @@ export async function listContacts(
   const order = CONTACT_ORDERS[query.sort_by];
   const page = pageOf(query, DEFAULT_CONTACT_PAGE_SIZE);
   if (query.cursor !== undefined)
-    return readCursorPage("contacts", query, order, page.perPage, (after, take) =>
+    return readCursorPage(caller, "contacts", query, order, page.perPage, (past, take, reversed) =>
       caller.db.contact.findMany({
-        where: { AND: [where, after] },
-        orderBy: prismaOrderBy(order),
+        where: { AND: [where, past] },
+        orderBy: prismaOrderBy(order, reversed),
         take,
         include: contactInclude(caller),
       }),

@@ -13,7 +13,9 @@ export const cursorQuery = {
     .string()
     .max(1000)
     .optional()
-    .describe("Cursor pages: empty to start, then the previous page's meta.next_cursor; bound to the other parameters"),
+    .describe(
+      "Cursor pages: empty to start, then a page's meta.next_cursor or meta.prev_cursor; bound to the other parameters and to the caller",
+    ),
 };
 
 export const paginationQuery = {
@@ -68,11 +70,12 @@ export function pageOf(query: { page?: number; limit?: number; per_page?: number
   return { page, perPage, skip: (page - 1) * perPage, take: perPage };
 }
 
-/** One cursor page: its rows and the cursor of the page after it (null on the last page). */
+/** One cursor page: its rows and the cursors of the pages after it (null on the last) and before it (null on the first). */
 export interface CursorPage<Row> {
   perPage: number;
   rows: Row[];
   nextCursor: string | null;
+  prevCursor: string | null;
 }
 
 // The envelopes' parts, one component each, so that generated clients have one type of each rather than one per list.
@@ -85,7 +88,10 @@ const cursorMeta = component(
     path: z.url(),
     per_page: z.number().int().min(1).max(MAX_PAGE_SIZE),
     next_cursor: z.string().nullable().describe("The cursor of the next page; null on the last page"),
-    prev_cursor: z.string().nullable().describe("Always null: cursor pages are read forward"),
+    prev_cursor: z
+      .string()
+      .nullable()
+      .describe("The cursor of the page before (links.prev leads to it); null on the first page"),
   }),
   "CursorPaginationMeta",
 );

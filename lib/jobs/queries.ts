@@ -72,13 +72,13 @@ export async function listJobs(
   const order = jobOrder(query.sort_by, query.sort_direction);
   const page = pageOf(query, DEFAULT_JOB_PAGE_SIZE);
   if (query.cursor !== undefined)
-    return readCursorPage("jobs", query, order, page.perPage, (after, take) =>
+    return readCursorPage(caller, "jobs", query, order, page.perPage, (past, take, reversed) =>
       query.sort_by === "status"
-        ? findByStatusAfter(caller, { AND: [where, after] }, order, take)
+        ? findByStatusPast(caller, { AND: [where, past] }, order, take, reversed)
         : caller.db.job.findMany({
-            where: { AND: [where, after] },
+            where: { AND: [where, past] },
             select: jobCursorSelect,
-            orderBy: prismaOrderBy(order),
+            orderBy: prismaOrderBy(order, reversed),
             take,
           }),
     );
@@ -154,22 +154,35 @@ async function findPageByStatus(caller: Caller, where: Prisma.JobWhereInput, ord
   return [...first, ...rest];
 }
 
-/** The first `take` jobs of a status sort that match `where` (which holds the keyset condition): no count needed. */
-async function findByStatusAfter(caller: Caller, where: Prisma.JobWhereInput, order: ListOrder, take: number) {
-  const first = await caller.db.job.findMany({
-    where: withStatus(where),
-    select: jobCursorSelect,
-    orderBy: prismaOrderBy(order),
-    take,
-  });
+/**
+ * The first `take` jobs of a status sort that match `where` (which holds the keyset condition), or with `reversed` the
+ * last ones, read backwards (the jobs without a status, then those with one): no count needed.
+ */
+async function findByStatusPast(
+  caller: Caller,
+  where: Prisma.JobWhereInput,
+  order: ListOrder,
+  take: number,
+  reversed: boolean,
+) {
+  const ranked = () =>
+    caller.db.job.findMany({
+      where: withStatus(where),
+      select: jobCursorSelect,
+      orderBy: prismaOrderBy(order, reversed),
+      take,
+    });
+  const unranked = () =>
+    caller.db.job.findMany({
+      where: withoutStatus(where),
+      select: jobCursorSelect,
+      orderBy: { uuid: reversed ? "desc" : "asc" },
+      take,
+    });
+  const [segment, next] = reversed ? [unranked, ranked] : [ranked, unranked];
+  const first = await segment();
   if (first.length === take) return first;
-  const rest = await caller.db.job.findMany({
-    where: withoutStatus(where),
-    select: jobCursorSelect,
-    orderBy: { uuid: "asc" },
-    take: take - first.length,
-  });
-  return [...first, ...rest];
+  return [...first, ...(await next())].slice(0, take);
 }
 
 /** The job with this uuid, if the caller may see it: 404 when it exists nowhere, 403 when it is not theirs. */

@@ -79,11 +79,11 @@ export async function listTimeLogs(
   const order = TIME_LOG_ORDERS[query.sort_by];
   const page = pageOf(query, DEFAULT_TIME_LOG_PAGE_SIZE);
   if (query.cursor !== undefined) {
-    const cursorPage = await readCursorPage("time-logs", query, order, page.perPage, (after, take) =>
+    const cursorPage = await readCursorPage(caller, "time-logs", query, order, page.perPage, (past, take, reversed) =>
       caller.db.timeLog.findMany({
-        where: { AND: [where, after] },
+        where: { AND: [where, past] },
         select: timeLogColumns,
-        orderBy: prismaOrderBy(order),
+        orderBy: prismaOrderBy(order, reversed),
         take,
       }),
     );

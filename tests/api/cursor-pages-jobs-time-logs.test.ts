@@ -138,15 +138,14 @@ describe("GET /jobs?cursor=", () => {
     },
   );
 
-  it("keeps a Standard user's pages within what it may see, also with a cursor made for another user", async () => {
+  it("keeps a Standard user's pages within what it may see, and refuses a cursor made for another user", async () => {
     const email = "assigned@acme.test";
     const visible = await jobList.all("include_completed=true", email);
     expect(visible.length).toBeLessThan((await jobList.all("include_completed=true")).length);
     expect(await jobList.walk("include_completed=true&per_page=5", email)).toEqual(visible);
     const ownersCursor = (await jobList.get("include_completed=true&per_page=5&cursor=")).body.meta.next_cursor;
     const res = await jobList.get(`include_completed=true&per_page=5&cursor=${ownersCursor}`, email);
-    expect(res.status).toBe(200);
-    for (const uuid of uuids(res)) expect(visible).toContain(uuid);
+    expect(res.status).toBe(422);
   });
 
   it("is 422 for a tampered, forged or foreign cursor, and for one made with other filters or sort", async () => {
