@@ -1,7 +1,11 @@
 // The pagination envelope of every paginated list: data, links (absolute, on the public origin, keeping the
 // caller's other query parameters) and meta.
-import type { CursorPage, ListPage } from "@/lib/core/pagination";
+import type { CursorPage, ListPage, WirePage } from "@/lib/core/pagination";
 import { publicUrl } from "./public-url";
+
+/** A JSON answer whose body is already JSON text (built by PostgreSQL: lib/db/json-rows.ts), sent as it is. */
+export const jsonText = (text: string, status = 200) =>
+  new Response(text, { status, headers: { "Content-Type": "application/json" } });
 
 /** The envelope of a page or of a cursor page, whichever the list answered (`cursor=` asks for the latter). */
 export function listEnvelope<Row, T>(
@@ -9,15 +13,20 @@ export function listEnvelope<Row, T>(
   result: ListPage<Row> | CursorPage<Row>,
   serialize: (row: Row) => T,
 ) {
-  return "total" in result ? paginated(request, result, serialize) : cursorPaginated(request, result, serialize);
+  return { data: result.rows.map(serialize), ...envelopeOf(request, result) };
+}
+
+/** The answer of a page whose rows PostgreSQL wrote as JSON: their text goes into the body without being parsed. */
+export function listResponse(request: Request, { json, ...page }: WirePage): Response {
+  return jsonText(`{"data":${json},${JSON.stringify(envelopeOf(request, page)).slice(1)}`);
+}
+
+function envelopeOf(request: Request, page: Omit<ListPage<unknown>, "rows"> | Omit<CursorPage<unknown>, "rows">) {
+  return "total" in page ? paginated(request, page) : cursorPaginated(request, page);
 }
 
 /** Laravel's cursor envelope: no total, no first or last page; `next` and `prev` carry their pages' cursors. */
-export function cursorPaginated<Row, T>(
-  request: Request,
-  { perPage, rows, nextCursor, prevCursor }: CursorPage<Row>,
-  serialize: (row: Row) => T,
-) {
+function cursorPaginated(request: Request, { perPage, nextCursor, prevCursor }: Omit<CursorPage<unknown>, "rows">) {
   const url = publicUrl(request);
   const path = `${url.origin}${url.pathname}`;
   url.searchParams.delete("page");
@@ -27,14 +36,13 @@ export function cursorPaginated<Row, T>(
     return url.toString();
   };
   return {
-    data: rows.map(serialize),
     links: { first: null, last: null, prev: link(prevCursor), next: link(nextCursor) },
     meta: { path, per_page: perPage, next_cursor: nextCursor, prev_cursor: prevCursor },
   };
 }
 
-/** The envelope of a list page, each row serialized by `serialize`. */
-export function paginated<Row, T>(request: Request, { page, total, rows }: ListPage<Row>, serialize: (row: Row) => T) {
+/** The links and meta of a list page. */
+function paginated(request: Request, { page, total }: Omit<ListPage<unknown>, "rows">) {
   const url = publicUrl(request);
   const lastPage = Math.max(1, Math.ceil(total / page.perPage));
   const link = (n: number) => {
@@ -42,7 +50,6 @@ export function paginated<Row, T>(request: Request, { page, total, rows }: ListP
     return url.toString();
   };
   return {
-    data: rows.map(serialize),
     links: {
       first: link(1),
       last: link(lastPage),

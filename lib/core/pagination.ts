@@ -78,6 +78,9 @@ export interface CursorPage<Row> {
   prevCursor: string | null;
 }
 
+/** A list page or a cursor page whose rows PostgreSQL wrote as the JSON text of their array (lib/db/json-rows.ts). */
+export type WirePage = (Omit<ListPage<unknown>, "rows"> | Omit<CursorPage<unknown>, "rows">) & { json: string };
+
 // The envelopes' parts, one component each, so that generated clients have one type of each rather than one per list.
 const cursorLinks = component(
   z.object({ first: z.null(), last: z.null(), prev: z.url().nullable(), next: z.url().nullable() }),
