@@ -4,10 +4,14 @@
 import { describe, expect, it } from "vitest";
 import * as clientRoute from "@/app/api/v1/clients/[uuid]/route";
 import * as clients from "@/app/api/v1/clients/route";
+import * as contactRoute from "@/app/api/v1/contacts/[uuid]/route";
+import * as contacts from "@/app/api/v1/contacts/route";
 import { authenticate } from "@/lib/api/authenticate";
 import type { Caller } from "@/lib/auth/caller";
 import { loadClient } from "@/lib/clients/queries";
 import { serializeClient } from "@/lib/clients/serialize";
+import { loadContact } from "@/lib/contacts/queries";
+import { serializeContact } from "@/lib/contacts/serialize";
 import { prisma } from "@/lib/db/client";
 import { call, type RouteModule, tokenFor } from "../support/api";
 
@@ -94,6 +98,22 @@ const RESOURCES: Resource[] = [
       "limit=1000&updated_since=2000-01-01T00:00:00Z",
     ],
     old: async (caller, id) => serializeClient(await loadClient(caller, id)),
+  },
+  {
+    path: "contacts",
+    list: contacts,
+    record: contactRoute,
+    table: "contact",
+    queries: [
+      "limit=1000",
+      "limit=1000&sort_by=updated_at",
+      "limit=7&page=2",
+      "limit=5&cursor=",
+      "limit=1000&search=a",
+      "limit=1000&email=ALICE@EXAMPLE.COM",
+      "limit=1000&updated_since=2000-01-01T00:00:00Z",
+    ],
+    old: async (caller, id) => serializeContact(await loadContact(caller, id)),
   },
 ];
 
