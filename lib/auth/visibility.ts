@@ -52,3 +52,15 @@ export function visibleClientsSql(viewer: Viewer, alias: string): Prisma.Sql {
     SELECT 1 FROM assigned_clients a
     WHERE a.tenant_id = ${client}.tenant_id AND a.client_id = ${client}.id AND a.user_id = ${viewer.user.id})`;
 }
+
+/** visibleJobs as a SQL condition on the job row `alias` (the same rule; TRUE when the user sees all clients). */
+export function visibleJobsSql(viewer: Viewer, alias: string): Prisma.Sql {
+  if (seesAllClients(viewer)) return Prisma.sql`TRUE`;
+  const job = Prisma.raw(alias);
+  const userId = viewer.user.id;
+  return Prisma.sql`(EXISTS (
+      SELECT 1 FROM clients vc WHERE (vc.tenant_id, vc.id) = (${job}.tenant_id, ${job}.client_id)
+      AND ${visibleClientsSql(viewer, "vc")})
+    OR EXISTS (SELECT 1 FROM job_assignees va WHERE (va.tenant_id, va.job_id) = (${job}.tenant_id, ${job}.id) AND va.user_id = ${userId})
+    OR EXISTS (SELECT 1 FROM job_followers vf WHERE (vf.tenant_id, vf.job_id) = (${job}.tenant_id, ${job}.id) AND vf.user_id = ${userId}))`;
+}

@@ -6,13 +6,18 @@ import * as clientRoute from "@/app/api/v1/clients/[uuid]/route";
 import * as clients from "@/app/api/v1/clients/route";
 import * as contactRoute from "@/app/api/v1/contacts/[uuid]/route";
 import * as contacts from "@/app/api/v1/contacts/route";
+import * as jobRoute from "@/app/api/v1/jobs/[uuid]/route";
+import * as jobs from "@/app/api/v1/jobs/route";
 import { authenticate } from "@/lib/api/authenticate";
 import type { Caller } from "@/lib/auth/caller";
 import { loadClient } from "@/lib/clients/queries";
 import { serializeClient } from "@/lib/clients/serialize";
 import { loadContact } from "@/lib/contacts/queries";
 import { serializeContact } from "@/lib/contacts/serialize";
+import { todayIn } from "@/lib/core/dates";
 import { prisma } from "@/lib/db/client";
+import { loadJob } from "@/lib/jobs/queries";
+import { jobListSelect, serializeJob, serializeJobListItem } from "@/lib/jobs/serialize";
 import { call, type RouteModule, tokenFor } from "../support/api";
 
 const USERS = [
@@ -32,8 +37,10 @@ interface Resource {
   record: RouteModule;
   table: "client" | "contact" | "job" | "timeLog";
   queries: string[];
-  /** The answer of the serializer, as JSON would carry it. */
+  /** The serializer's answer for a list item, as JSON would carry it. */
   old(caller: Caller, id: number): Promise<unknown>;
+  /** The serializer's answer for the record read, when it differs from the list item. */
+  oldRecord?(caller: Caller, id: number): Promise<unknown>;
 }
 
 const callers = new Map<string, Caller>();
@@ -52,6 +59,7 @@ async function expectEquivalent(resource: Resource, email: string) {
   const token = await tokenFor(email);
   const db = await prisma();
   const old = new Map<string, unknown>();
+  const ids = new Map<string, number>();
   let items = 0;
   for (const query of resource.queries) {
     const res = await call(resource.list, "GET", `${resource.path}?${query}`, { token });
@@ -62,13 +70,16 @@ async function expectEquivalent(resource: Resource, email: string) {
           where: { tenantId: caller.tenant.id, uuid: item.uuid },
           select: { id: true },
         });
+        ids.set(item.uuid, id);
         old.set(item.uuid, roundTrip(await resource.old(caller, id)));
       }
       expect(item, `${query}: ${item.uuid}`).toStrictEqual(old.get(item.uuid));
       items++;
     }
   }
-  for (const [uuid, expected] of old) {
+  for (const [uuid, item] of old) {
+    const id = ids.get(uuid) as number;
+    const expected = resource.oldRecord ? roundTrip(await resource.oldRecord(caller, id)) : item;
     const res = await call(resource.record, "GET", `${resource.path}/${uuid}`, { token, params: { uuid } });
     expect(res.status).toBe(200);
     expect(res.body, uuid).toStrictEqual(expected);
@@ -114,6 +125,31 @@ const RESOURCES: Resource[] = [
       "limit=1000&updated_since=2000-01-01T00:00:00Z",
     ],
     old: async (caller, id) => serializeContact(await loadContact(caller, id)),
+  },
+  {
+    path: "jobs",
+    list: jobs,
+    record: jobRoute,
+    table: "job",
+    queries: [
+      "per_page=1000&include_completed=true",
+      ...["name", "start_date", "due_date", "created_at", "updated_at", "status", "estimated_hours"].flatMap((sort) => [
+        `per_page=1000&include_completed=true&sort_by=${sort}`,
+        `per_page=1000&include_completed=true&sort_by=${sort}&sort_direction=desc`,
+      ]),
+      "per_page=7&page=2",
+      "per_page=5&cursor=",
+      "per_page=1000&search=a",
+      "per_page=1000&statuses=in-review,planned",
+      "per_page=1000&due_date_range=this_year&exclude_subtasks=true",
+      "per_page=1000&updated_since=2000-01-01T00:00:00Z",
+    ],
+    old: async (caller, id) =>
+      serializeJobListItem(
+        await caller.db.job.findFirstOrThrow({ where: { id }, select: jobListSelect }),
+        todayIn(caller.tenant.timezone),
+      ),
+    oldRecord: async (caller, id) => serializeJob(await loadJob(caller, id), todayIn(caller.tenant.timezone)),
   },
 ];
 
