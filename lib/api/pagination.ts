@@ -7,15 +7,6 @@ import { publicUrl } from "./public-url";
 export const jsonText = (text: string, status = 200) =>
   new Response(text, { status, headers: { "Content-Type": "application/json" } });
 
-/** The envelope of a page or of a cursor page, whichever the list answered (`cursor=` asks for the latter). */
-export function listEnvelope<Row, T>(
-  request: Request,
-  result: ListPage<Row> | CursorPage<Row>,
-  serialize: (row: Row) => T,
-) {
-  return { data: result.rows.map(serialize), ...envelopeOf(request, result) };
-}
-
 /** The answer of a page whose rows PostgreSQL wrote as JSON: their text goes into the body without being parsed. */
 export function listResponse(request: Request, { json, ...page }: WirePage): Response {
   return jsonText(`{"data":${json},${JSON.stringify(envelopeOf(request, page)).slice(1)}`);

@@ -8,6 +8,7 @@ import * as contactRoute from "@/app/api/v1/contacts/[uuid]/route";
 import * as contacts from "@/app/api/v1/contacts/route";
 import * as jobRoute from "@/app/api/v1/jobs/[uuid]/route";
 import * as jobs from "@/app/api/v1/jobs/route";
+import * as timeLogs from "@/app/api/v1/time-logs/route";
 import { authenticate } from "@/lib/api/authenticate";
 import type { Caller } from "@/lib/auth/caller";
 import { loadClient } from "@/lib/clients/queries";
@@ -18,6 +19,8 @@ import { todayIn } from "@/lib/core/dates";
 import { prisma } from "@/lib/db/client";
 import { loadJob } from "@/lib/jobs/queries";
 import { jobListSelect, serializeJob, serializeJobListItem } from "@/lib/jobs/serialize";
+import { loadTimeLogRelations } from "@/lib/time-logs/relations";
+import { serializeTimeLog, timeLogColumns } from "@/lib/time-logs/serialize";
 import { call, type RouteModule, tokenFor } from "../support/api";
 
 const USERS = [
@@ -34,7 +37,8 @@ const USERS = [
 interface Resource {
   path: string;
   list: RouteModule;
-  record: RouteModule;
+  /** The route of a record by uuid, for a resource that has one. */
+  record?: RouteModule;
   table: "client" | "contact" | "job" | "timeLog";
   queries: string[];
   /** The serializer's answer for a list item, as JSON would carry it. */
@@ -77,10 +81,13 @@ async function expectEquivalent(resource: Resource, email: string) {
       items++;
     }
   }
-  for (const [uuid, item] of old) {
+  for (const [uuid, item] of resource.record ? old : []) {
     const id = ids.get(uuid) as number;
     const expected = resource.oldRecord ? roundTrip(await resource.oldRecord(caller, id)) : item;
-    const res = await call(resource.record, "GET", `${resource.path}/${uuid}`, { token, params: { uuid } });
+    const res = await call(resource.record as RouteModule, "GET", `${resource.path}/${uuid}`, {
+      token,
+      params: { uuid },
+    });
     expect(res.status).toBe(200);
     expect(res.body, uuid).toStrictEqual(expected);
   }
@@ -150,6 +157,26 @@ const RESOURCES: Resource[] = [
         todayIn(caller.tenant.timezone),
       ),
     oldRecord: async (caller, id) => serializeJob(await loadJob(caller, id), todayIn(caller.tenant.timezone)),
+  },
+  {
+    path: "time-logs",
+    list: timeLogs,
+    table: "timeLog",
+    queries: [
+      "per_page=1000",
+      "per_page=1000&sort_by=updated_at",
+      "per_page=37&page=3",
+      "per_page=5&cursor=",
+      "per_page=1000&range=this_year",
+      "per_page=1000&range=2026-01-01,2026-06-30",
+      "per_page=1000&search=a",
+      "per_page=1000&updated_since=2000-01-01T00:00:00Z",
+    ],
+    old: async (caller, id) => {
+      const row = await caller.db.timeLog.findFirstOrThrow({ where: { id }, select: timeLogColumns });
+      const [log] = await loadTimeLogRelations(caller, [row]);
+      return serializeTimeLog(log);
+    },
   },
 ];
 
