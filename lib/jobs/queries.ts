@@ -138,7 +138,7 @@ function findPage(
       rows: ({ skip, take }, ids) =>
         caller.db.job.findMany({
           where: ids ? { id: { in: ids } } : where,
-          select: jobKeys,
+          select: { id: true },
           orderBy: prismaOrderBy(order),
           skip,
           take,
@@ -162,7 +162,7 @@ async function findPageByStatus(caller: Caller, where: Prisma.JobWhereInput, ord
     page.skip < ranked
       ? await caller.db.job.findMany({
           where: withStatus(where),
-          select: jobKeys,
+          select: { id: true },
           orderBy: prismaOrderBy(order),
           skip: page.skip,
           take: Math.min(page.take, ranked - page.skip),
@@ -171,7 +171,7 @@ async function findPageByStatus(caller: Caller, where: Prisma.JobWhereInput, ord
   if (first.length === page.take) return first;
   const rest = await caller.db.job.findMany({
     where: withoutStatus(where),
-    select: jobKeys,
+    select: { id: true },
     orderBy: { uuid: "asc" },
     skip: Math.max(0, page.skip - ranked),
     take: page.take - first.length,
