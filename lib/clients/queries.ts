@@ -1,7 +1,6 @@
 // Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
-import { notFound } from "@/lib/core/errors";
 import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
 import { allOf, containsText, type Filter, literal } from "@/lib/db/filters";
 import { wireRecord, wireRows } from "@/lib/db/json-rows";
@@ -71,13 +70,7 @@ export async function listClients(caller: Caller, query: ListClientsQuery): Prom
   return { page, total, json: await clientsJson(caller, found) };
 }
 
-const clientsJson = (caller: Caller, rows: { id: number }[]) =>
-  wireRows(
-    caller,
-    "clients",
-    rows.map((row) => row.id),
-    clientWire(caller),
-  );
+const clientsJson = (caller: Caller, rows: { id: number }[]) => wireRows(caller, "clients", rows, clientWire(caller));
 
 /** A cursor page (lib/db/keyset.ts). */
 async function clientCursorPage(
@@ -141,10 +134,8 @@ export function findVisibleClient(caller: Caller, uuid: string) {
 }
 
 /** A visible client's wire JSON (GET /clients/{uuid}), written by PostgreSQL. */
-export async function clientJson(caller: Caller, id: number): Promise<string> {
-  const json = await wireRecord(caller, "clients", id, clientWire(caller));
-  if (json === undefined) throw notFound("Client");
-  return json;
+export function clientJson(caller: Caller, id: number): Promise<string> {
+  return wireRecord(caller, "clients", id, clientWire(caller), "Client");
 }
 
 /** A client by id (after a write), with everything its wire shape shows. */

@@ -1,7 +1,6 @@
 // Reading contacts through the caller's tenant-scoped database, within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
 import { visibleContacts } from "@/lib/auth/visibility";
-import { notFound } from "@/lib/core/errors";
 import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
 import { containsText } from "@/lib/db/filters";
 import { wireRecord, wireRows } from "@/lib/db/json-rows";
@@ -35,12 +34,7 @@ const MAX_SORTED_CONTACTS = 20_000;
 const contactKeys = { id: true, uuid: true, lastname: true, firstname: true, updatedAt: true } as const;
 
 const contactsJson = (caller: Caller, rows: { id: number }[]) =>
-  wireRows(
-    caller,
-    "contacts",
-    rows.map((row) => row.id),
-    contactWire(caller),
-  );
+  wireRows(caller, "contacts", rows, contactWire(caller));
 
 /** One page of contacts as wire JSON: found by Prisma (filters, visibility, order), written by PostgreSQL. */
 export async function listContacts(caller: Caller, query: ListContactsQuery): Promise<WirePage> {
@@ -100,10 +94,8 @@ export async function listContacts(caller: Caller, query: ListContactsQuery): Pr
 }
 
 /** A visible contact's wire JSON (GET /contacts/{uuid}), written by PostgreSQL. */
-export async function contactJson(caller: Caller, id: number): Promise<string> {
-  const json = await wireRecord(caller, "contacts", id, contactWire(caller));
-  if (json === undefined) throw notFound("Contact");
-  return json;
+export function contactJson(caller: Caller, id: number): Promise<string> {
+  return wireRecord(caller, "contacts", id, contactWire(caller), "Contact");
 }
 
 /** The contact with this uuid, if the caller may see it: 404 when it exists nowhere, 403 when it is not theirs. */

@@ -3,6 +3,7 @@
 // Each resource gives the expression of its wire object for a row of its table (alias `t`); this builder puts that
 // row in the caller's tenant in every statement, so no resource can leave the condition out. Raw SQL is outside
 // caller.db's tenant scope (lib/db/tenant.ts): this is where it is named instead.
+import { notFound } from "@/lib/core/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { TenantScope } from "./tenant";
 
@@ -19,9 +20,10 @@ export const isoTime = (column: string) =>
 /** A date as the API writes it: `YYYY-MM-DD`. */
 export const isoDate = (column: string) => Prisma.raw(`to_char(${column}, 'YYYY-MM-DD')`);
 
-/** The JSON text of the array of these rows' wire objects, in the order of `ids` (rows gone since are left out). */
-export async function wireRows(scope: TenantScope, table: WireTable, ids: number[], object: WireObject) {
-  if (ids.length === 0) return "[]";
+/** The JSON text of the array of these rows' wire objects, in their order (rows gone since are left out). */
+export async function wireRows(scope: TenantScope, table: WireTable, rows: { id: number }[], object: WireObject) {
+  if (rows.length === 0) return "[]";
+  const ids = rows.map((row) => row.id);
   const [row] = await scope.db.$queryRaw<{ json: string }[]>`
     SELECT COALESCE(json_agg(${object} ORDER BY p.ord), '[]')::text AS json
     FROM unnest(${ids}::int[]) WITH ORDINALITY AS p(id, ord)
@@ -29,9 +31,10 @@ export async function wireRows(scope: TenantScope, table: WireTable, ids: number
   return row.json;
 }
 
-/** The JSON text of one row's wire object; undefined when there is no such row in the tenant. */
-export async function wireRecord(scope: TenantScope, table: WireTable, id: number, object: WireObject) {
+/** The JSON text of one record's wire object; a 404 naming `what` when there is no such row in the tenant. */
+export async function wireRecord(scope: TenantScope, table: WireTable, id: number, object: WireObject, what: string) {
   const [row] = await scope.db.$queryRaw<{ json: string }[]>`
     SELECT (${object})::text AS json FROM ${Prisma.raw(table)} t WHERE t.tenant_id = ${scope.tenant.id} AND t.id = ${id}`;
-  return row?.json;
+  if (!row) throw notFound(what);
+  return row.json;
 }

@@ -3,7 +3,6 @@ import type { Caller } from "@/lib/auth/caller";
 import { visibleJobs } from "@/lib/auth/visibility";
 import { type DateRangeSpec, dateFilter } from "@/lib/core/date-ranges";
 import { todayIn } from "@/lib/core/dates";
-import { notFound } from "@/lib/core/errors";
 import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
 import type { Direction } from "@/lib/core/validation";
 import { allOf, containsText, type Filter } from "@/lib/db/filters";
@@ -72,12 +71,7 @@ function listFilters(caller: Caller, query: ListJobsQuery, now: Date) {
 }
 
 const jobsJson = (caller: Caller, rows: { id: number }[]) =>
-  wireRows(
-    caller,
-    "jobs",
-    rows.map((row) => row.id),
-    jobListItemWire(todayIn(caller.tenant.timezone)),
-  );
+  wireRows(caller, "jobs", rows, jobListItemWire(todayIn(caller.tenant.timezone)));
 
 /**
  * One page of jobs and the total (a constant number of queries, whatever the page size), or a cursor page, as wire
@@ -218,10 +212,8 @@ export function findVisibleJob(caller: Caller, uuid: string) {
 }
 
 /** A visible job's wire JSON (GET /jobs/{uuid}), written by PostgreSQL. */
-export async function jobJson(caller: Caller, id: number): Promise<string> {
-  const json = await wireRecord(caller, "jobs", id, jobWire(caller, todayIn(caller.tenant.timezone)));
-  if (json === undefined) throw notFound("Job");
-  return json;
+export function jobJson(caller: Caller, id: number): Promise<string> {
+  return wireRecord(caller, "jobs", id, jobWire(caller, todayIn(caller.tenant.timezone)), "Job");
 }
 
 /** A job by id with everything of it the caller may see. */

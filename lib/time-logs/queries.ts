@@ -96,13 +96,7 @@ export async function listTimeLogs(caller: Caller, query: ListTimeLogsQuery, now
   return { page, total, json: await timeLogsJson(caller, logs) };
 }
 
-const timeLogsJson = (caller: Caller, rows: { id: number }[]) =>
-  wireRows(
-    caller,
-    "time_logs",
-    rows.map((row) => row.id),
-    timeLogWire(),
-  );
+const timeLogsJson = (caller: Caller, rows: { id: number }[]) => wireRows(caller, "time_logs", rows, timeLogWire());
 
 /**
  * One offset page. Newest first and filtered by no more than dates and users, a page past the first starts at the day

@@ -7,26 +7,13 @@ import * as jobs from "@/app/api/v1/jobs/route";
 import * as timeLogs from "@/app/api/v1/time-logs/route";
 import { prisma } from "@/lib/db/client";
 import { call, type RouteModule, tokenFor, userByEmail } from "../support/api";
+import { addJobSortProbes } from "../support/job-sort-probes";
 
 let tenantId: number;
 beforeAll(async () => {
   const owner = await userByEmail("owner@acme.test");
   tenantId = owner.tenantId;
-  const db = await prisma();
-  const status = await db.jobStatus.findFirstOrThrow({ where: { tenantId, slug: "in-review" } });
-  const client = await db.client.findFirstOrThrow({ where: { tenantId } });
-  // Nulls in every nullable sort column, and ties in every sort column, so that both meet a page boundary.
-  await db.job.createMany({
-    data: Array.from({ length: 12 }, (_, i) => ({
-      tenantId,
-      name: i % 2 ? "Cursor tie" : `Cursor probe ${i}`,
-      statusId: i % 3 ? null : status.id,
-      clientId: client.id,
-      startDate: i % 4 ? null : new Date("2026-03-01"),
-      dueDate: i % 3 === 1 ? null : new Date("2026-04-01"),
-      estimatedHours: i % 2 ? null : "3.50",
-    })),
-  });
+  await addJobSortProbes(tenantId, "Cursor");
 });
 
 const uuids = (res: { body: { data: { uuid: string }[] } }) => res.body.data.map((r) => r.uuid);
