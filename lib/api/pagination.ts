@@ -1,36 +1,39 @@
 // The pagination envelope of every paginated list: data, links (absolute, on the public origin, keeping the
 // caller's other query parameters) and meta.
-import type { CursorPage, ListPage } from "@/lib/core/pagination";
+import type { CursorPage, ListPage, WirePage } from "@/lib/core/pagination";
 import { publicUrl } from "./public-url";
 
-/** The envelope of a page or of a cursor page, whichever the list answered (`cursor=` asks for the latter). */
-export function listEnvelope<Row, T>(
-  request: Request,
-  result: ListPage<Row> | CursorPage<Row>,
-  serialize: (row: Row) => T,
-) {
-  return "total" in result ? paginated(request, result, serialize) : cursorPaginated(request, result, serialize);
+/** A JSON answer whose body is already JSON text (built by PostgreSQL: lib/db/json-rows.ts), sent as it is. */
+export const jsonText = (text: string, status = 200) =>
+  new Response(text, { status, headers: { "Content-Type": "application/json" } });
+
+/** The answer of a page whose rows PostgreSQL wrote as JSON: their text goes into the body without being parsed. */
+export function listResponse(request: Request, { json, ...page }: WirePage): Response {
+  return jsonText(`{"data":${json},${JSON.stringify(envelopeOf(request, page)).slice(1)}`);
 }
 
-/** Laravel's cursor envelope: no total, no first or last page; `next` carries the next page's cursor. */
-export function cursorPaginated<Row, T>(
-  request: Request,
-  { perPage, rows, nextCursor }: CursorPage<Row>,
-  serialize: (row: Row) => T,
-) {
+function envelopeOf(request: Request, page: Omit<ListPage<unknown>, "rows"> | Omit<CursorPage<unknown>, "rows">) {
+  return "total" in page ? paginated(request, page) : cursorPaginated(request, page);
+}
+
+/** Laravel's cursor envelope: no total, no first or last page; `next` and `prev` carry their pages' cursors. */
+function cursorPaginated(request: Request, { perPage, nextCursor, prevCursor }: Omit<CursorPage<unknown>, "rows">) {
   const url = publicUrl(request);
   const path = `${url.origin}${url.pathname}`;
   url.searchParams.delete("page");
-  if (nextCursor !== null) url.searchParams.set("cursor", nextCursor);
+  const link = (cursor: string | null) => {
+    if (cursor === null) return null;
+    url.searchParams.set("cursor", cursor);
+    return url.toString();
+  };
   return {
-    data: rows.map(serialize),
-    links: { first: null, last: null, prev: null, next: nextCursor === null ? null : url.toString() },
-    meta: { path, per_page: perPage, next_cursor: nextCursor, prev_cursor: null },
+    links: { first: null, last: null, prev: link(prevCursor), next: link(nextCursor) },
+    meta: { path, per_page: perPage, next_cursor: nextCursor, prev_cursor: prevCursor },
   };
 }
 
-/** The envelope of a list page, each row serialized by `serialize`. */
-export function paginated<Row, T>(request: Request, { page, total, rows }: ListPage<Row>, serialize: (row: Row) => T) {
+/** The links and meta of a list page. */
+function paginated(request: Request, { page, total }: Omit<ListPage<unknown>, "rows">) {
   const url = publicUrl(request);
   const lastPage = Math.max(1, Math.ceil(total / page.perPage));
   const link = (n: number) => {
@@ -38,7 +41,6 @@ export function paginated<Row, T>(request: Request, { page, total, rows }: ListP
     return url.toString();
   };
   return {
-    data: rows.map(serialize),
     links: {
       first: link(1),
       last: link(lastPage),

@@ -1,8 +1,9 @@
-// Which records a user may see (decisions.md, "Tenancy, roles, visibility"), as Prisma filters. Lists add the
-// filter and so leave out what is not visible; a direct read of a record outside it is a 403.
+// Which records a user may see (decisions.md, "Tenancy, roles, visibility"), as Prisma filters, and for the reads
+// PostgreSQL builds as JSON (lib/db/json-rows.ts) the same rule as SQL. Lists add the filter and so leave out what
+// is not visible; a direct read of a record outside it is a 403.
 
 import type { Caller } from "@/lib/auth/caller";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 type Viewer = Pick<Caller, "user" | "roleName">;
 
@@ -35,4 +36,31 @@ export function visibleContacts(viewer: Viewer): Prisma.ContactWhereInput | unde
   const clients = visibleClients(viewer);
   if (!clients) return undefined;
   return { clients: { some: { client: clients } } };
+}
+
+/** visibleClients as a SQL condition on the client row `alias` (the same rule; TRUE when the user sees all). */
+export function visibleClientsSql(viewer: Viewer, alias: string): Prisma.Sql {
+  if (seesAllClients(viewer)) return Prisma.sql`TRUE`;
+  const client = Prisma.raw(alias);
+  if (viewer.user.clientAccess === "client_groups") {
+    return Prisma.sql`EXISTS (
+      SELECT 1 FROM client_group_members m
+      JOIN user_client_groups g ON (g.tenant_id, g.group_id) = (m.tenant_id, m.group_id)
+      WHERE m.tenant_id = ${client}.tenant_id AND m.client_id = ${client}.id AND g.user_id = ${viewer.user.id})`;
+  }
+  return Prisma.sql`EXISTS (
+    SELECT 1 FROM assigned_clients a
+    WHERE a.tenant_id = ${client}.tenant_id AND a.client_id = ${client}.id AND a.user_id = ${viewer.user.id})`;
+}
+
+/** visibleJobs as a SQL condition on the job row `alias` (the same rule; TRUE when the user sees all clients). */
+export function visibleJobsSql(viewer: Viewer, alias: string): Prisma.Sql {
+  if (seesAllClients(viewer)) return Prisma.sql`TRUE`;
+  const job = Prisma.raw(alias);
+  const userId = viewer.user.id;
+  return Prisma.sql`(EXISTS (
+      SELECT 1 FROM clients vc WHERE (vc.tenant_id, vc.id) = (${job}.tenant_id, ${job}.client_id)
+      AND ${visibleClientsSql(viewer, "vc")})
+    OR EXISTS (SELECT 1 FROM job_assignees va WHERE (va.tenant_id, va.job_id) = (${job}.tenant_id, ${job}.id) AND va.user_id = ${userId})
+    OR EXISTS (SELECT 1 FROM job_followers vf WHERE (vf.tenant_id, vf.job_id) = (${job}.tenant_id, ${job}.id) AND vf.user_id = ${userId}))`;
 }

@@ -1,8 +1,9 @@
 // Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
-import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
+import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
 import { allOf, containsText, type Filter, literal } from "@/lib/db/filters";
+import { wireRecord, wireRows } from "@/lib/db/json-rows";
 import { readCursorPage } from "@/lib/db/keyset";
 import { pageAndTotal, readOffsetPage } from "@/lib/db/offset-page";
 import { findVisible } from "@/lib/db/records";
@@ -13,6 +14,7 @@ import { tenantCustomFields } from "./custom-fields";
 import { loadClientRelations, NO_RELATIONS } from "./relations";
 import type { ListClientsQuery, SearchClientsQuery } from "./schemas";
 import { type ClientRecord, clientSelect } from "./serialize";
+import { clientWire } from "./wire";
 
 export const DEFAULT_CLIENT_PAGE_SIZE = 1000;
 const SEARCH_RESULTS = 10;
@@ -20,10 +22,11 @@ const SEARCH_RESULTS = 10;
 // index serves fast: the matches are sorted alone only when they are few (lib/db/search-page.ts).
 const MAX_SORTED_CLIENTS = 1000;
 
-export async function listClients(
-  caller: Caller,
-  query: ListClientsQuery,
-): Promise<ListPage<ClientRecord> | CursorPage<ClientRecord>> {
+/** What a page of clients is found by: the id, and the order's columns for a cursor page's positions. */
+const clientKeys = { id: true, uuid: true, name: true, createdAt: true, updatedAt: true } as const;
+
+/** One page of clients as wire JSON: found by Prisma (filters, visibility, order), written by PostgreSQL. */
+export async function listClients(caller: Caller, query: ListClientsQuery): Promise<WirePage> {
   const visible = visibleClients(caller);
   const archived = !query.include_archived && { isArchived: false };
   const others: Filter<Prisma.ClientWhereInput>[] = [
@@ -50,7 +53,7 @@ export async function listClients(
       orderBy: prismaOrderBy(order),
       skip,
       take,
-      select: clientSelect,
+      select: clientKeys,
     });
   const ids = ({ skip, take }: Pick<Page, "skip" | "take">, reversed: boolean) =>
     caller.db.client.findMany({ where, orderBy: prismaOrderBy(order, reversed), skip, take, select: { id: true } });
@@ -61,47 +64,31 @@ export async function listClients(
       ? countedRows(caller.db, "clients", query.include_archived ? undefined : false)
       : caller.db.client.count({ where });
   const matchIds = async () => (await caller.db.client.findMany({ where, select: { id: true } })).map((m) => m.id);
-  const [[total, found], customFields] = await Promise.all([
-    query.search
-      ? searchPage(caller, { table: "clients", order, maxSorted: MAX_SORTED_CLIENTS, rows, count, matchIds }, page)
-      : pageAndTotal(count(), (total) => readOffsetPage(page, { ids, rows }, counted ? total : undefined)),
-    tenantCustomFields(caller.db),
-  ]);
-  return { page, total, rows: await withRelations(caller, found, customFields) };
+  const [total, found] = query.search
+    ? await searchPage(caller, { table: "clients", order, maxSorted: MAX_SORTED_CLIENTS, rows, count, matchIds }, page)
+    : await pageAndTotal(count(), (total) => readOffsetPage(page, { ids, rows }, counted ? total : undefined));
+  return { page, total, json: await clientsJson(caller, found) };
 }
 
-async function withRelations(
-  caller: Caller,
-  found: Prisma.ClientGetPayload<{ select: typeof clientSelect }>[],
-  customFields: Awaited<ReturnType<typeof tenantCustomFields>>,
-): Promise<ClientRecord[]> {
-  const relations = await loadClientRelations(
-    caller,
-    found.map((row) => row.id),
-  );
-  return found.map((row) => ({ ...row, relations: relations.get(row.id) ?? NO_RELATIONS, customFields }));
-}
+const clientsJson = (caller: Caller, rows: { id: number }[]) => wireRows(caller, "clients", rows, clientWire(caller));
 
-/** A cursor page (lib/db/keyset.ts), with each client's relations. */
+/** A cursor page (lib/db/keyset.ts). */
 async function clientCursorPage(
   caller: Caller,
   query: ListClientsQuery,
   where: Prisma.ClientWhereInput,
   order: ListOrder,
   perPage: number,
-): Promise<CursorPage<ClientRecord>> {
-  const [page, customFields] = await Promise.all([
-    readCursorPage("clients", query, order, perPage, (after, take) =>
-      caller.db.client.findMany({
-        where: { AND: [where, after] },
-        orderBy: prismaOrderBy(order),
-        take,
-        select: clientSelect,
-      }),
-    ),
-    tenantCustomFields(caller.db),
-  ]);
-  return { ...page, rows: await withRelations(caller, page.rows, customFields) };
+): Promise<WirePage> {
+  const { rows, ...page } = await readCursorPage(caller, "clients", query, order, perPage, (past, take, reversed) =>
+    caller.db.client.findMany({
+      where: { AND: [where, past] },
+      orderBy: prismaOrderBy(order, reversed),
+      take,
+      select: clientKeys,
+    }),
+  );
+  return { ...page, json: await clientsJson(caller, rows) };
 }
 
 /**
@@ -146,7 +133,12 @@ export function findVisibleClient(caller: Caller, uuid: string) {
   );
 }
 
-/** A client by id (after a write, or once visibility is settled), with everything its wire shape shows. */
+/** A visible client's wire JSON (GET /clients/{uuid}), written by PostgreSQL. */
+export function clientJson(caller: Caller, id: number): Promise<string> {
+  return wireRecord(caller, "clients", id, clientWire(caller), "Client");
+}
+
+/** A client by id (after a write), with everything its wire shape shows. */
 export async function loadClient(caller: Caller, id: number): Promise<ClientRecord> {
   const [row, relations, customFields] = await Promise.all([
     caller.db.client.findFirstOrThrow({ where: { id }, select: clientSelect }),

@@ -1,6 +1,7 @@
-// Opaque cursors of cursor pages (decisions.md, Integrations): the sort key values of the last row of a page, signed
-// with HMAC-SHA256 together with a hash of the list and its normalized query (filters, sort, page size), so that a
-// cursor is refused (422) when tampered with or used on another list or with other filters.
+// Opaque cursors of cursor pages (decisions.md, Integrations): the sort key values of a row at a page's edge and the
+// direction to read from it, signed with HMAC-SHA256 together with a hash of the list, its normalized query (filters,
+// sort, page size) and the tenant and user that made it, so that a cursor is refused (422) when tampered with, used
+// on another list or with other filters, or sent by another caller.
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { validationFailed } from "./errors";
 
@@ -17,38 +18,59 @@ function secret(): string {
 /** A position in a list: the values of its order's columns at one row, in order (dates as ISO strings). */
 export type Position = (string | number | null)[];
 
-/** What a cursor is bound to: the list's name and every query parameter but the cursor and the page number. */
-export function cursorBinding(list: string, query: Record<string, unknown>): string {
+/** Where a cursor leads: the rows after its position (a next page) or the rows before it (a previous page). */
+export interface CursorTarget {
+  position: Position;
+  before: boolean;
+}
+
+/** Who made a cursor: only the same user of the same tenant may use it. */
+export interface CursorOwner {
+  tenant: { id: number };
+  user: { id: number };
+}
+
+/**
+ * What a cursor is bound to: the list's name, every query parameter but the cursor and the page number, and the
+ * tenant and user that made it.
+ */
+export function cursorBinding(list: string, query: Record<string, unknown>, owner: CursorOwner): string {
   const normalized = Object.entries(query)
     .filter(([key, value]) => key !== "cursor" && key !== "page" && value !== undefined)
     .map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])
     .sort(([a], [b]) => String(a).localeCompare(String(b)));
   return createHash("sha256")
-    .update(JSON.stringify([list, normalized]))
+    .update(JSON.stringify([list, owner.tenant.id, owner.user.id, normalized]))
     .digest("base64url");
 }
 
 const sign = (payload: string, binding: string) =>
   createHmac("sha256", secret()).update(`${payload}.${binding}`).digest("base64url");
 
-export function encodeCursor(position: Position, binding: string): string {
-  const payload = Buffer.from(JSON.stringify(position)).toString("base64url");
+export function encodeCursor({ position, before }: CursorTarget, binding: string): string {
+  const payload = Buffer.from(JSON.stringify(before ? { before: position } : { after: position })).toString(
+    "base64url",
+  );
   return `${payload}.${sign(payload, binding)}`;
 }
 
 const refused = () =>
   validationFailed({
-    cursor: ["Not a cursor of this list with these filters and sort: start again with cursor= (empty)."],
+    cursor: ["Not a cursor of this list with these filters and sort, made for you: start again with cursor= (empty)."],
   });
 
-/** The position a cursor names; a 422 on `cursor` for one this server did not make for this list and query. */
-export function decodeCursor(cursor: string, binding: string, length: number): Position {
+/**
+ * The position and direction a cursor names; a 422 on `cursor` for one this server did not make for this list, query
+ * and caller.
+ */
+export function decodeCursor(cursor: string, binding: string, length: number): CursorTarget {
   const [payload, signature, ...rest] = cursor.split(".");
   if (!payload || !signature || rest.length) throw refused();
   const expected = Buffer.from(sign(payload, binding));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refused();
-  const position: unknown = JSON.parse(Buffer.from(payload, "base64url").toString());
+  const decoded: { after?: unknown; before?: unknown } = JSON.parse(Buffer.from(payload, "base64url").toString());
+  const position = decoded.before ?? decoded.after;
   if (!Array.isArray(position) || position.length !== length) throw refused();
-  return position as Position;
+  return { position: position as Position, before: decoded.before !== undefined };
 }

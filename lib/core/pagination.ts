@@ -13,7 +13,9 @@ export const cursorQuery = {
     .string()
     .max(1000)
     .optional()
-    .describe("Cursor pages: empty to start, then the previous page's meta.next_cursor; bound to the other parameters"),
+    .describe(
+      "Cursor pages: empty to start, then a page's meta.next_cursor or meta.prev_cursor; bound to the other parameters and to the caller",
+    ),
 };
 
 export const paginationQuery = {
@@ -68,12 +70,16 @@ export function pageOf(query: { page?: number; limit?: number; per_page?: number
   return { page, perPage, skip: (page - 1) * perPage, take: perPage };
 }
 
-/** One cursor page: its rows and the cursor of the page after it (null on the last page). */
+/** One cursor page: its rows and the cursors of the pages after it (null on the last) and before it (null on the first). */
 export interface CursorPage<Row> {
   perPage: number;
   rows: Row[];
   nextCursor: string | null;
+  prevCursor: string | null;
 }
+
+/** A list page or a cursor page whose rows PostgreSQL wrote as the JSON text of their array (lib/db/json-rows.ts). */
+export type WirePage = (Omit<ListPage<unknown>, "rows"> | Omit<CursorPage<unknown>, "rows">) & { json: string };
 
 // The envelopes' parts, one component each, so that generated clients have one type of each rather than one per list.
 const cursorLinks = component(
@@ -85,7 +91,10 @@ const cursorMeta = component(
     path: z.url(),
     per_page: z.number().int().min(1).max(MAX_PAGE_SIZE),
     next_cursor: z.string().nullable().describe("The cursor of the next page; null on the last page"),
-    prev_cursor: z.string().nullable().describe("Always null: cursor pages are read forward"),
+    prev_cursor: z
+      .string()
+      .nullable()
+      .describe("The cursor of the page before (links.prev leads to it); null on the first page"),
   }),
   "CursorPaginationMeta",
 );

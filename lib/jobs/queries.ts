@@ -2,9 +2,11 @@
 import type { Caller } from "@/lib/auth/caller";
 import { visibleJobs } from "@/lib/auth/visibility";
 import { type DateRangeSpec, dateFilter } from "@/lib/core/date-ranges";
-import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
+import { todayIn } from "@/lib/core/dates";
+import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
 import type { Direction } from "@/lib/core/validation";
 import { allOf, containsText, type Filter } from "@/lib/db/filters";
+import { wireRecord, wireRows } from "@/lib/db/json-rows";
 import { readCursorPage } from "@/lib/db/keyset";
 import { pageAndTotal, readOffsetPage } from "@/lib/db/offset-page";
 import { findVisible } from "@/lib/db/records";
@@ -12,7 +14,8 @@ import { countedRows } from "@/lib/db/row-counts";
 import { type ListOrder, prismaOrderBy } from "@/lib/db/search-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { JobSort, ListJobsQuery } from "./schemas";
-import { type JobDetailRow, type JobListRow, jobDetailInclude, jobListSelect } from "./serialize";
+import { type JobDetailRow, jobDetailInclude } from "./serialize";
+import { jobListItemWire, jobWire } from "./wire";
 
 const DEFAULT_JOB_PAGE_SIZE = 100;
 
@@ -27,11 +30,17 @@ const SORT_COLUMNS: Record<JobSort, [column: string, nulls?: "last", nullWhen?: 
   status: ["status.position", "last", "status_id"],
 };
 
-/** The list shape and the order's columns that it lacks, from which a cursor page takes its last row's position. */
-const jobCursorSelect = {
-  ...jobListSelect,
+/** What a page of jobs is found by: the id, and the order's columns for a cursor page's positions. */
+const jobKeys = {
+  id: true,
+  uuid: true,
+  name: true,
+  startDate: true,
+  dueDate: true,
+  estimatedHours: true,
   createdAt: true,
-  status: { select: { slug: true, position: true } },
+  updatedAt: true,
+  status: { select: { position: true } },
 } satisfies Prisma.JobSelect;
 
 /** The list's order: the sort, then uuid (ascending in both directions) so that ties never straddle pages. */
@@ -61,27 +70,37 @@ function listFilters(caller: Caller, query: ListJobsQuery, now: Date) {
   return { visible: visibleJobs(caller), open: !query.include_completed && { isCompleted: false }, others };
 }
 
-/** One page of jobs and the total (a constant number of queries, whatever the page size), or a cursor page. */
-export async function listJobs(
-  caller: Caller,
-  query: ListJobsQuery,
-  now = new Date(),
-): Promise<ListPage<JobListRow> | CursorPage<JobListRow>> {
+const jobsJson = (caller: Caller, rows: { id: number }[]) =>
+  wireRows(caller, "jobs", rows, jobListItemWire(todayIn(caller.tenant.timezone)));
+
+/**
+ * One page of jobs and the total (a constant number of queries, whatever the page size), or a cursor page, as wire
+ * JSON: found by Prisma (filters, visibility, order), written by PostgreSQL.
+ */
+export async function listJobs(caller: Caller, query: ListJobsQuery, now = new Date()): Promise<WirePage> {
   const filters = listFilters(caller, query, now);
   const where = allOf<Prisma.JobWhereInput>([filters.visible, filters.open, ...filters.others]);
   const order = jobOrder(query.sort_by, query.sort_direction);
   const page = pageOf(query, DEFAULT_JOB_PAGE_SIZE);
-  if (query.cursor !== undefined)
-    return readCursorPage("jobs", query, order, page.perPage, (after, take) =>
-      query.sort_by === "status"
-        ? findByStatusAfter(caller, { AND: [where, after] }, order, take)
-        : caller.db.job.findMany({
-            where: { AND: [where, after] },
-            select: jobCursorSelect,
-            orderBy: prismaOrderBy(order),
-            take,
-          }),
+  if (query.cursor !== undefined) {
+    const { rows, ...cursorPage } = await readCursorPage(
+      caller,
+      "jobs",
+      query,
+      order,
+      page.perPage,
+      (past, take, reversed) =>
+        query.sort_by === "status"
+          ? findByStatusPast(caller, { AND: [where, past] }, order, take, reversed)
+          : caller.db.job.findMany({
+              where: { AND: [where, past] },
+              select: jobKeys,
+              orderBy: prismaOrderBy(order, reversed),
+              take,
+            }),
     );
+    return { ...cursorPage, json: await jobsJson(caller, rows) };
+  }
   const counted = !filters.visible && !filters.others.some(Boolean);
   const [total, rows] = await pageAndTotal(
     counted
@@ -89,7 +108,7 @@ export async function listJobs(
       : caller.db.job.count({ where }),
     (total) => findPage(caller, where, query, order, page, counted ? total : undefined),
   );
-  return { page, total, rows };
+  return { page, total, json: await jobsJson(caller, rows) };
 }
 
 /**
@@ -113,7 +132,7 @@ function findPage(
       rows: ({ skip, take }, ids) =>
         caller.db.job.findMany({
           where: ids ? { id: { in: ids } } : where,
-          select: jobListSelect,
+          select: { id: true },
           orderBy: prismaOrderBy(order),
           skip,
           take,
@@ -137,7 +156,7 @@ async function findPageByStatus(caller: Caller, where: Prisma.JobWhereInput, ord
     page.skip < ranked
       ? await caller.db.job.findMany({
           where: withStatus(where),
-          select: jobListSelect,
+          select: { id: true },
           orderBy: prismaOrderBy(order),
           skip: page.skip,
           take: Math.min(page.take, ranked - page.skip),
@@ -146,7 +165,7 @@ async function findPageByStatus(caller: Caller, where: Prisma.JobWhereInput, ord
   if (first.length === page.take) return first;
   const rest = await caller.db.job.findMany({
     where: withoutStatus(where),
-    select: jobListSelect,
+    select: { id: true },
     orderBy: { uuid: "asc" },
     skip: Math.max(0, page.skip - ranked),
     take: page.take - first.length,
@@ -154,22 +173,35 @@ async function findPageByStatus(caller: Caller, where: Prisma.JobWhereInput, ord
   return [...first, ...rest];
 }
 
-/** The first `take` jobs of a status sort that match `where` (which holds the keyset condition): no count needed. */
-async function findByStatusAfter(caller: Caller, where: Prisma.JobWhereInput, order: ListOrder, take: number) {
-  const first = await caller.db.job.findMany({
-    where: withStatus(where),
-    select: jobCursorSelect,
-    orderBy: prismaOrderBy(order),
-    take,
-  });
+/**
+ * The first `take` jobs of a status sort that match `where` (which holds the keyset condition), or with `reversed` the
+ * last ones, read backwards (the jobs without a status, then those with one): no count needed.
+ */
+async function findByStatusPast(
+  caller: Caller,
+  where: Prisma.JobWhereInput,
+  order: ListOrder,
+  take: number,
+  reversed: boolean,
+) {
+  const ranked = () =>
+    caller.db.job.findMany({
+      where: withStatus(where),
+      select: jobKeys,
+      orderBy: prismaOrderBy(order, reversed),
+      take,
+    });
+  const unranked = () =>
+    caller.db.job.findMany({
+      where: withoutStatus(where),
+      select: jobKeys,
+      orderBy: { uuid: reversed ? "desc" : "asc" },
+      take,
+    });
+  const [segment, next] = reversed ? [unranked, ranked] : [ranked, unranked];
+  const first = await segment();
   if (first.length === take) return first;
-  const rest = await caller.db.job.findMany({
-    where: withoutStatus(where),
-    select: jobCursorSelect,
-    orderBy: { uuid: "asc" },
-    take: take - first.length,
-  });
-  return [...first, ...rest];
+  return [...first, ...(await next())].slice(0, take);
 }
 
 /** The job with this uuid, if the caller may see it: 404 when it exists nowhere, 403 when it is not theirs. */
@@ -177,6 +209,11 @@ export function findVisibleJob(caller: Caller, uuid: string) {
   return findVisible("job", uuid, visibleJobs(caller), (extra) =>
     caller.db.job.findFirst({ where: { AND: [{ uuid }, extra] }, select: { id: true } }),
   );
+}
+
+/** A visible job's wire JSON (GET /jobs/{uuid}), written by PostgreSQL. */
+export function jobJson(caller: Caller, id: number): Promise<string> {
+  return wireRecord(caller, "jobs", id, jobWire(caller, todayIn(caller.tenant.timezone)), "Job");
 }
 
 /** A job by id with everything of it the caller may see. */

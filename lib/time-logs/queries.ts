@@ -2,18 +2,21 @@
 
 import type { Caller } from "@/lib/auth/caller";
 import { dateFilter } from "@/lib/core/date-ranges";
-import { type CursorPage, type ListPage, type Page, pageOf, updatedSince } from "@/lib/core/pagination";
+import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
 import { allOf, containsText, type Filter } from "@/lib/db/filters";
+import { wireRows } from "@/lib/db/json-rows";
 import { readCursorPage } from "@/lib/db/keyset";
 import { readOffsetPage } from "@/lib/db/offset-page";
 import { countedRows } from "@/lib/db/row-counts";
 import { type ListOrder, prismaOrderBy } from "@/lib/db/search-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { loadTimeLogRelations } from "./relations";
 import type { ListTimeLogsQuery } from "./schemas";
-import { type TimeLogRow, timeLogColumns } from "./serialize";
+import { timeLogWire } from "./wire";
 
 export const DEFAULT_TIME_LOG_PAGE_SIZE = 100;
+
+/** What a page of time logs is found by: the id, and the order's columns for a cursor page's positions. */
+const timeLogKeys = { id: true, uuid: true, date: true, createdAt: true, updatedAt: true } as const;
 
 const TIME_LOG_ORDERS: Record<ListTimeLogsQuery["sort_by"], ListOrder> = {
   date: [
@@ -68,33 +71,32 @@ async function countTimeLogs(
 }
 
 /** One page of time logs, newest first, and the total (three statements, whatever the page size), or a cursor page. */
-export async function listTimeLogs(
-  caller: Caller,
-  query: ListTimeLogsQuery,
-  now = new Date(),
-): Promise<ListPage<TimeLogRow> | CursorPage<TimeLogRow>> {
+export async function listTimeLogs(caller: Caller, query: ListTimeLogsQuery, now = new Date()): Promise<WirePage> {
   const days = dayFilters(caller, query, now);
   const others = otherFilters(query);
   const where = allOf<Prisma.TimeLogWhereInput>([...days, ...others]);
   const order = TIME_LOG_ORDERS[query.sort_by];
   const page = pageOf(query, DEFAULT_TIME_LOG_PAGE_SIZE);
   if (query.cursor !== undefined) {
-    const cursorPage = await readCursorPage("time-logs", query, order, page.perPage, (after, take) =>
+    const cursorPage = await readCursorPage(caller, "time-logs", query, order, page.perPage, (past, take, reversed) =>
       caller.db.timeLog.findMany({
-        where: { AND: [where, after] },
-        select: timeLogColumns,
-        orderBy: prismaOrderBy(order),
+        where: { AND: [where, past] },
+        select: timeLogKeys,
+        orderBy: prismaOrderBy(order, reversed),
         take,
       }),
     );
-    return { ...cursorPage, rows: await loadTimeLogRelations(caller, cursorPage.rows) };
+    const { rows, ...rest } = cursorPage;
+    return { ...rest, json: await timeLogsJson(caller, rows) };
   }
   const [logs, total] = await Promise.all([
     offsetPageOfLogs(caller, query, days, others, page),
     countTimeLogs(caller, days, others),
   ]);
-  return { page, total, rows: await loadTimeLogRelations(caller, logs) };
+  return { page, total, json: await timeLogsJson(caller, logs) };
 }
+
+const timeLogsJson = (caller: Caller, rows: { id: number }[]) => wireRows(caller, "time_logs", rows, timeLogWire());
 
 /**
  * One offset page. Newest first and filtered by no more than dates and users, a page past the first starts at the day
@@ -125,7 +127,7 @@ async function offsetPageOfLogs(
       rows: (at, ids) =>
         caller.db.timeLog.findMany({
           where: ids ? { id: { in: ids } } : where,
-          select: timeLogColumns,
+          select: timeLogKeys,
           orderBy: order,
           ...at,
         }),

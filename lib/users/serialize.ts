@@ -45,13 +45,15 @@ const fullname = (user: { firstname: string; lastname: string }) => `${user.firs
 const initials = (user: { firstname: string; lastname: string }) =>
   `${[...user.firstname][0] ?? ""}${[...user.lastname][0] ?? ""}`.toUpperCase();
 
+/** The placeholder avatar's image around its (XML-escaped) text; lib/users/wire.ts builds the same in SQL. */
+export const placeholderSvg = (text: string) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#64748b"/>` +
+  `<text x="32" y="41" font-family="sans-serif" font-size="24" fill="#fff" text-anchor="middle">${text}</text></svg>`;
+
 /** The stored avatar, or a placeholder with the user's initials, so that `avatar_url` is always a usable image. */
 function avatarUrl(user: NamedUser): string {
   if (user.avatarUrl) return user.avatarUrl;
-  const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#64748b"/>` +
-    `<text x="32" y="41" font-family="sans-serif" font-size="24" fill="#fff" text-anchor="middle">${escapeXml(initials(user))}</text></svg>`;
-  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+  return `data:image/svg+xml,${encodeURIComponent(placeholderSvg(escapeXml(initials(user))))}`;
 }
 
 const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,4 +1,4 @@
-import { listEnvelope } from "@/lib/api/pagination";
+import { listResponse } from "@/lib/api/pagination";
 import { apiRoute, created, endpoint } from "@/lib/api/route";
 import { createClient } from "@/lib/clients/mutations";
 import { listClients } from "@/lib/clients/queries";
@@ -8,8 +8,7 @@ import { serializeClient } from "@/lib/clients/serialize";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("clients", {
   GET: endpoint({
     query: listClientsQuery,
-    handler: async ({ request, caller, query }) =>
-      listEnvelope(request, await listClients(caller, query), serializeClient),
+    handler: async ({ request, caller, query }) => listResponse(request, await listClients(caller, query)),
   }),
   POST: endpoint({
     permission: "clients.create",

@@ -1,4 +1,4 @@
-import { listEnvelope } from "@/lib/api/pagination";
+import { listResponse } from "@/lib/api/pagination";
 import { apiRoute, created, endpoint } from "@/lib/api/route";
 import { createContact } from "@/lib/contacts/mutations";
 import { listContacts } from "@/lib/contacts/queries";
@@ -8,8 +8,7 @@ import { serializeContact } from "@/lib/contacts/serialize";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("contacts", {
   GET: endpoint({
     query: listContactsQuery,
-    handler: async ({ request, caller, query }) =>
-      listEnvelope(request, await listContacts(caller, query), serializeContact),
+    handler: async ({ request, caller, query }) => listResponse(request, await listContacts(caller, query)),
   }),
   POST: endpoint({
     permission: "contacts.create",

@@ -1,18 +1,15 @@
-import { listEnvelope } from "@/lib/api/pagination";
+import { listResponse } from "@/lib/api/pagination";
 import { apiRoute, created, endpoint } from "@/lib/api/route";
 import { todayIn } from "@/lib/core/dates";
 import { createJob } from "@/lib/jobs/mutations";
 import { listJobs } from "@/lib/jobs/queries";
 import { createJobBody, listJobsQuery } from "@/lib/jobs/schemas";
-import { serializeJob, serializeJobListItem } from "@/lib/jobs/serialize";
+import { serializeJob } from "@/lib/jobs/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("jobs", {
   GET: endpoint({
     query: listJobsQuery,
-    handler: async ({ request, caller, query }) => {
-      const today = todayIn(caller.tenant.timezone);
-      return listEnvelope(request, await listJobs(caller, query), (job) => serializeJobListItem(job, today));
-    },
+    handler: async ({ request, caller, query }) => listResponse(request, await listJobs(caller, query)),
   }),
   POST: endpoint({
     permission: "jobs.create",

@@ -1,7 +1,8 @@
+import { jsonText } from "@/lib/api/pagination";
 import { byUuid } from "@/lib/api/records";
 import { apiRoute, endpoint } from "@/lib/api/route";
 import { updateClient } from "@/lib/clients/mutations";
-import { findVisibleClient, loadClient } from "@/lib/clients/queries";
+import { clientJson, findVisibleClient } from "@/lib/clients/queries";
 import { updateClientBody } from "@/lib/clients/schemas";
 import { serializeClient } from "@/lib/clients/serialize";
 
@@ -10,7 +11,7 @@ const load = byUuid("client", findVisibleClient);
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("clients", {
   GET: endpoint({
     load,
-    handler: async ({ caller, record }) => serializeClient(await loadClient(caller, record.id)),
+    handler: async ({ caller, record }) => jsonText(await clientJson(caller, record.id)),
   }),
   PUT: endpoint({
     permission: "clients.update",

@@ -1,7 +1,8 @@
+import { jsonText } from "@/lib/api/pagination";
 import { byUuid } from "@/lib/api/records";
 import { apiRoute, endpoint } from "@/lib/api/route";
 import { updateContact } from "@/lib/contacts/mutations";
-import { findVisibleContact, loadContact } from "@/lib/contacts/queries";
+import { contactJson, findVisibleContact } from "@/lib/contacts/queries";
 import { updateContactBody } from "@/lib/contacts/schemas";
 import { serializeContact } from "@/lib/contacts/serialize";
 
@@ -10,7 +11,7 @@ const load = byUuid("contact", findVisibleContact);
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("contacts", {
   GET: endpoint({
     load,
-    handler: async ({ caller, record }) => serializeContact(await loadContact(caller, record.id)),
+    handler: async ({ caller, record }) => jsonText(await contactJson(caller, record.id)),
   }),
   PUT: endpoint({
     permission: "contacts.update",

@@ -1,8 +1,9 @@
+import { jsonText } from "@/lib/api/pagination";
 import { byUuid } from "@/lib/api/records";
 import { apiRoute, endpoint } from "@/lib/api/route";
 import { todayIn } from "@/lib/core/dates";
 import { updateJob } from "@/lib/jobs/mutations";
-import { findVisibleJob, loadJob } from "@/lib/jobs/queries";
+import { findVisibleJob, jobJson } from "@/lib/jobs/queries";
 import { updateJobBody } from "@/lib/jobs/schemas";
 import { serializeJob } from "@/lib/jobs/serialize";
 
@@ -11,8 +12,7 @@ const load = byUuid("job", findVisibleJob);
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("jobs", {
   GET: endpoint({
     load,
-    handler: async ({ caller, record }) =>
-      serializeJob(await loadJob(caller, record.id), todayIn(caller.tenant.timezone)),
+    handler: async ({ caller, record }) => jsonText(await jobJson(caller, record.id)),
   }),
   PUT: endpoint({
     permission: "jobs.update",

@@ -1,0 +1,40 @@
+// Reads answered by PostgreSQL as wire JSON (issue 29): the rows of a page, or one record, built by json_build_object
+// in one statement and handed on as text, which the app sends as the body without parsing it (PostgREST's way).
+// Each resource gives the expression of its wire object for a row of its table (alias `t`); this builder puts that
+// row in the caller's tenant in every statement, so no resource can leave the condition out. Raw SQL is outside
+// caller.db's tenant scope (lib/db/tenant.ts): this is where it is named instead.
+import { notFound } from "@/lib/core/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { TenantScope } from "./tenant";
+
+/** The tables whose rows have a wire shape built here. */
+export type WireTable = "clients" | "contacts" | "jobs" | "time_logs" | "users";
+
+/** The wire object of one row `t` of the table; nested reads correlate on `t.tenant_id`. */
+export type WireObject = Prisma.Sql;
+
+/** A timestamp as the API writes it: ISO 8601 in UTC with milliseconds (`2026-11-21T21:48:21.000Z`). */
+export const isoTime = (column: string) =>
+  Prisma.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+/** A date as the API writes it: `YYYY-MM-DD`. */
+export const isoDate = (column: string) => Prisma.raw(`to_char(${column}, 'YYYY-MM-DD')`);
+
+/** The JSON text of the array of these rows' wire objects, in their order (rows gone since are left out). */
+export async function wireRows(scope: TenantScope, table: WireTable, rows: { id: number }[], object: WireObject) {
+  if (rows.length === 0) return "[]";
+  const ids = rows.map((row) => row.id);
+  const [row] = await scope.db.$queryRaw<{ json: string }[]>`
+    SELECT COALESCE(json_agg(${object} ORDER BY p.ord), '[]')::text AS json
+    FROM unnest(${ids}::int[]) WITH ORDINALITY AS p(id, ord)
+    JOIN ${Prisma.raw(table)} t ON t.tenant_id = ${scope.tenant.id} AND t.id = p.id`;
+  return row.json;
+}
+
+/** The JSON text of one record's wire object; a 404 naming `what` when there is no such row in the tenant. */
+export async function wireRecord(scope: TenantScope, table: WireTable, id: number, object: WireObject, what: string) {
+  const [row] = await scope.db.$queryRaw<{ json: string }[]>`
+    SELECT (${object})::text AS json FROM ${Prisma.raw(table)} t WHERE t.tenant_id = ${scope.tenant.id} AND t.id = ${id}`;
+  if (!row) throw notFound(what);
+  return row.json;
+}

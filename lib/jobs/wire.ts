@@ -1,0 +1,52 @@
+// Jobs' wire shapes built by PostgreSQL (lib/db/json-rows.ts): the list item and the single job, as
+// serializeJobListItem and serializeJob give them. `today` is the tenant's date, for is_overdue.
+import type { Caller } from "@/lib/auth/caller";
+import { visibleJobsSql } from "@/lib/auth/visibility";
+import { isoDate, isoTime } from "@/lib/db/json-rows";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { userSummaryWire } from "@/lib/users/wire";
+
+/** The list item of the job row `alias`. */
+export function jobListItemWire(today: string, alias = "t"): Prisma.Sql {
+  const j = Prisma.raw(alias);
+  return Prisma.sql`json_build_object(
+    'uuid', ${j}.uuid, 'name', ${j}.name,
+    'status', (SELECT slug FROM job_statuses s WHERE (s.tenant_id, s.id) = (${j}.tenant_id, ${j}.status_id)),
+    'client_uuid', (SELECT uuid FROM clients c WHERE (c.tenant_id, c.id) = (${j}.tenant_id, ${j}.client_id)),
+    'estimated_hours', ${j}.estimated_hours::float8,
+    'start_date', ${isoDate(`${alias}.start_date`)}, 'due_date', ${isoDate(`${alias}.due_date`)},
+    'is_overdue', NOT ${j}.is_completed AND ${j}.due_date IS NOT NULL AND ${j}.due_date < ${today}::date,
+    'is_completed', ${j}.is_completed,
+    'is_repeating', COALESCE(jsonb_typeof(${j}.repeat_settings::jsonb) <> 'null', false),
+    'updated_at', ${isoTime(`${alias}.updated_at`)})`;
+}
+
+/** Everything of the job row `t` the caller may see: subtasks and the parent only when visible to it. */
+export function jobWire(caller: Caller, today: string): Prisma.Sql {
+  const people = (table: string) => Prisma.sql`COALESCE((
+      SELECT json_agg(${userSummaryWire("u")} ORDER BY u.id)
+      FROM ${Prisma.raw(table)} p JOIN users u ON (u.tenant_id, u.id) = (p.tenant_id, p.user_id)
+      WHERE (p.tenant_id, p.job_id) = (t.tenant_id, t.id)), '[]')`;
+  const parent = Prisma.sql`(SELECT json_build_object('uuid', pj.uuid, 'name', pj.name)
+      FROM jobs pj WHERE (pj.tenant_id, pj.id) = (t.tenant_id, t.parent_id) AND ${visibleJobsSql(caller, "pj")})`;
+  const details = Prisma.sql`json_build_object(
+    'description', t.description,
+    'status_name', (SELECT name FROM job_statuses s WHERE (s.tenant_id, s.id) = (t.tenant_id, t.status_id)),
+    'client', (SELECT json_build_object('uuid', c.uuid, 'name', c.name)
+      FROM clients c WHERE (c.tenant_id, c.id) = (t.tenant_id, t.client_id)),
+    'users', ${people("job_assignees")},
+    'followers', ${people("job_followers")},
+    'tags', COALESCE((SELECT json_agg(json_build_object('id', g.id, 'name', g.name) ORDER BY g.id)
+      FROM job_tags jt JOIN tags g ON (g.tenant_id, g.id) = (jt.tenant_id, jt.tag_id)
+      WHERE (jt.tenant_id, jt.job_id) = (t.tenant_id, t.id)), '[]'),
+    'internal_due_date', ${isoDate("t.internal_due_date")},
+    'extended_due_date', ${isoDate("t.extended_due_date")},
+    'completed_date', ${isoDate("t.completed_date")},
+    'is_subtask', t.parent_id IS NOT NULL,
+    'parent_uuid', (${parent}) ->> 'uuid',
+    'parent', ${parent},
+    'sub_tasks', COALESCE((SELECT json_agg(${jobListItemWire(today, "sj")} ORDER BY sj.due_date ASC NULLS LAST, sj.uuid)
+      FROM jobs sj WHERE (sj.tenant_id, sj.parent_id) = (t.tenant_id, t.id) AND ${visibleJobsSql(caller, "sj")}), '[]'))`;
+  // The list item's keys, then the rest: jsonb would sort the keys, so the two objects are joined as text.
+  return Prisma.sql`(left((${jobListItemWire(today)})::text, -1) || ', ' || substr((${details})::text, 2))::json`;
+}
