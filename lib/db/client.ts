@@ -68,7 +68,7 @@ async function connect(): Promise<Database> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const adapter = new PrismaPg(poolConfig(url), statementOptions(url));
-    const client = new PrismaClient({ adapter });
+    const client = new PrismaClient({ adapter, transactionOptions: transactionWaits() });
     return { prisma: client, kind: "postgres", close: () => client.$disconnect() };
   }
   assertDatabaseConfigured();
@@ -87,15 +87,8 @@ async function connect(): Promise<Database> {
 }
 
 /**
- * The pool's bounded waits (README "Faults"): DATABASE_CONNECT_TIMEOUT_MS bounds both opening a connection and waiting
- * for a free one (node-postgres's pool uses connectionTimeoutMillis for both); DATABASE_STATEMENT_TIMEOUT_MS bounds a
- * statement. The server enforces the statement limit (statement_timeout in the startup packet, so it holds on every
- * pooled connection without a session SET); pgbouncer 1.18 refuses that parameter, so with `pgbouncer=true` in the URL
- * it is not sent and the operator sets it on the role instead. A client-side deadline just past it holds either way.
- */
-/**
  * A connection that runs its queries one after another. Inside an interactive transaction Prisma sends the
- * independent queries of one operation (relation loads, a the reads of a webhook event's record)
+ * independent queries of one operation (relation loads, the reads of a webhook event's record)
  * together on the transaction's one connection; node-postgres queues them itself, but warns at start-up's first
  * such write that this is deprecated ("client.query() when the client is already executing a query") and pg 9 drops
  * it. Queued here instead, each query starts (and its timeout runs) when the one before has finished.
@@ -115,9 +108,34 @@ class SerialClient extends pg.Client {
   }
 }
 
+/**
+ * The pool's bounded waits (README "Faults"): DATABASE_CONNECT_TIMEOUT_MS bounds both opening a connection and waiting
+ * for a free one (node-postgres's pool uses connectionTimeoutMillis for both); DATABASE_STATEMENT_TIMEOUT_MS bounds a
+ * statement. The server enforces the statement limit (statement_timeout in the startup packet, so it holds on every
+ * pooled connection without a session SET); pgbouncer 1.18 refuses that parameter, so with `pgbouncer=true` in the URL
+ * it is not sent and the operator sets it on the role instead. A client-side deadline just past it holds either way.
+ */
+const setting = (name: string, fallback: number) => Number(process.env[name] || fallback);
+
+function waits() {
+  return {
+    statementTimeout: setting("DATABASE_STATEMENT_TIMEOUT_MS", 5_000),
+    connectTimeout: setting("DATABASE_CONNECT_TIMEOUT_MS", 3_000),
+  };
+}
+
+/**
+ * An interactive transaction waits for its connection a little longer than the pool does, so that a busy pool
+ * answers with its own "timeout exceeded when trying to connect" (a 503) rather than Prisma's 2 s default giving
+ * up first; it may run for two statements' time limits.
+ */
+function transactionWaits() {
+  const { statementTimeout, connectTimeout } = waits();
+  return { maxWait: connectTimeout + 1_000, timeout: 2 * statementTimeout };
+}
+
 export function poolConfig(url: string): pg.PoolConfig {
-  const setting = (name: string, fallback: number) => Number(process.env[name] || fallback);
-  const statementTimeout = setting("DATABASE_STATEMENT_TIMEOUT_MS", 5_000);
+  const { statementTimeout, connectTimeout } = waits();
   const behindPgbouncer = new URL(url).searchParams.get("pgbouncer") === "true";
   return {
     connectionString: url,
@@ -125,7 +143,7 @@ export function poolConfig(url: string): pg.PoolConfig {
     max: setting("DATABASE_POOL_SIZE", 10),
     // A connection keeps every statement it prepared: replacing it now and then bounds what it holds.
     maxUses: 10_000,
-    connectionTimeoutMillis: setting("DATABASE_CONNECT_TIMEOUT_MS", 3_000),
+    connectionTimeoutMillis: connectTimeout,
     ...(behindPgbouncer ? {} : { statement_timeout: statementTimeout }),
     query_timeout: statementTimeout + 1_000,
   };

@@ -15,6 +15,8 @@ const BY_PRISMA_CODE: Record<string, DatabaseFault> = {
   P1008: "statement-timeout",
   P1017: "connection-lost",
   P2024: "busy",
+  // An interactive transaction that got no connection within its wait, or outran its time limit.
+  P2028: "busy",
 };
 const BY_ADAPTER_KIND: Record<string, DatabaseFault> = {
   DatabaseNotReachable: "unreachable",
