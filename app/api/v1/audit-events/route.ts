@@ -1,0 +1,14 @@
+import { cursorPaginated } from "@/lib/api/pagination";
+import { apiRoute, endpoint } from "@/lib/api/route";
+import { listAuditEvents } from "@/lib/audit/queries";
+import { listAuditEventsQuery } from "@/lib/audit/schemas";
+import { serializeAuditEvent } from "@/lib/audit/serialize";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+  GET: endpoint({
+    permission: "audit.read",
+    query: listAuditEventsQuery,
+    handler: async ({ request, caller, query }) =>
+      cursorPaginated(request, await listAuditEvents(caller, query), serializeAuditEvent),
+  }),
+});
