@@ -36,9 +36,11 @@ interface CustomValue {
 
 /** A client's fields as the create and update bodies name them (the sent custom fields as `custom_fields.<name>`). */
 function clientFields(input: UpdateClientBody, values: CustomValue[]): Fields {
-  const { custom_fields: _, contact: __, ...fields } = input as UpdateClientBody & Pick<CreateClientBody, "contact">;
   return {
-    ...fields,
+    ...input,
+    // The sent values one by one (below); a nested contact has an entry of its own.
+    custom_fields: undefined,
+    contact: undefined,
     client_groups: idSet(input.client_groups),
     tags: idSet(input.tags),
     ...Object.fromEntries(values.map(({ field, value }) => [`custom_fields.${field.name}`, value])),

@@ -82,7 +82,8 @@ export function recordAudit(db: Writer, acting: Acting, ...entries: AuditEntry[]
   return db.$executeRaw(Prisma.sql`
     INSERT INTO audit_events (tenant_id, action, via, actor_id, actor_name, actor_email, token_id, token_name,
                               target_type, target_uuid, target_id, target_name, changes, address)
-    SELECT ${tenantId}, e.action, ${via}, u.id, trim(u.firstname || ' ' || u.lastname), u.email::text, t.id, t.name,
+    SELECT ${tenantId}, e.action, ${via}, ${userId}::int, trim(u.firstname || ' ' || u.lastname), u.email::text,
+           ${tokenId}::int, t.name,
            e.target_type, e.target_uuid, e.target_id, e.target_name, e.changes, ${address}
     FROM (VALUES ${Prisma.join(rows)}) AS e (action, target_type, target_uuid, target_id, target_name, changes)
     LEFT JOIN users u ON u.tenant_id = ${tenantId} AND u.id = ${userId}::int
