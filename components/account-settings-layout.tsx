@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { SignedInUser } from "@/lib/auth/session";
 import { API_TOKENS_PATH, PROFILE_PATH, TEAM_PATH } from "@/lib/paths";
 import { canManageTeam } from "@/lib/team/queries";
+import { AuditNavItem } from "./audit/nav-item";
 import { SignOutButton } from "./sign-out-button";
 import { focusRing } from "./styles";
 import { WebhooksNavItem } from "./webhooks/nav-item";
@@ -61,6 +62,7 @@ export async function AccountSettingsLayout({
               </li>
             ))}
             <WebhooksNavItem user={user} current={current} />
+            <AuditNavItem user={user} current={current} />
           </ul>
         </nav>
         <main id="content" className="min-w-0">

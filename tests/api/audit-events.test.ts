@@ -1,6 +1,7 @@
 // The audit log: every recorded action (do it, then read its entry through GET /audit-events), atomicity with the
 // change, the append-only table, retention, the endpoint's filters, cursor pages, permissions and tenant isolation.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import * as cronRoute from "@/app/api/cron/webhooks/route";
 import * as auditRoute from "@/app/api/v1/audit-events/route";
 import * as clientRoute from "@/app/api/v1/clients/[uuid]/route";
 import * as clientsRoute from "@/app/api/v1/clients/route";
@@ -72,7 +73,9 @@ async function failingStatus(route: RouteModule, method: string, path: string, b
     headers: { Authorization: `Bearer ${owner}`, "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const response = await route[method as "PUT"]!(request, { params: Promise.resolve(uuid ? { uuid } : {}) });
+  const response = await route[method as "PUT"]!(request, {
+    params: Promise.resolve<Record<string, string>>(uuid ? { uuid } : {}),
+  });
   return response.status;
 }
 
@@ -440,6 +443,14 @@ describe("retention", () => {
     expect(await names()).toEqual([]);
     // Recent entries stay.
     expect(await auditCount()).toBeGreaterThan(0);
+    // The webhooks' cron route prunes too.
+    await insertAged(500, "Aged 500");
+    vi.stubEnv("CRON_SECRET", "audit-cron");
+    const res = await cronRoute.GET(
+      new Request("http://localhost/api/cron/webhooks", { headers: { authorization: "Bearer audit-cron" } }),
+    );
+    expect(await res.json()).toMatchObject({ audit_pruned: 1 });
+    expect(await names()).toEqual([]);
     expect(() => auditRetentionDays({ AUDIT_RETENTION_DAYS: "0" })).toThrow(/AUDIT_RETENTION_DAYS/);
     expect(() => auditRetentionDays({ AUDIT_RETENTION_DAYS: "ten" })).toThrow(/AUDIT_RETENTION_DAYS/);
   });

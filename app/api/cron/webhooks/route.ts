@@ -1,6 +1,8 @@
 // Vercel Cron (vercel.json) calls this every minute with `Authorization: Bearer <CRON_SECRET>`: it sends the
-// webhook deliveries that are due (retries, and anything the after-response attempt missed) and prunes old ones.
+// webhook deliveries that are due (retries, and anything the after-response attempt missed) and prunes old ones
+// (and audit entries past AUDIT_RETENTION_DAYS).
 
+import { pruneAuditEvents } from "@/lib/audit/mutations";
 import { isCronAuthorized } from "@/lib/webhooks/cron";
 import { deliverAllDue, pruneDeliveries } from "@/lib/webhooks/dispatch";
 
@@ -12,5 +14,6 @@ export async function GET(request: Request) {
     return Response.json({ message: "Unauthenticated: send 'Authorization: Bearer <CRON_SECRET>'." }, { status: 401 });
   const result = await deliverAllDue({ budgetMs: 40_000 });
   const pruned = await pruneDeliveries();
-  return Response.json({ ...result, pruned });
+  const auditPruned = await pruneAuditEvents();
+  return Response.json({ ...result, pruned, audit_pruned: auditPruned });
 }
