@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { type AuditEventOutput, describeAuditEvent } from "@/lib/audit/serialize";
+import { type AuditEventOutput, describeAuditEvent, valueText } from "@/lib/audit/serialize";
 import { AUDIT_PATH } from "@/lib/paths";
 import { focusRing } from "../styles";
 
@@ -9,7 +9,7 @@ function when(iso: string, timezone: string) {
   return new Date(iso).toLocaleString("en-GB", { timeZone: timezone, dateStyle: "medium", timeStyle: "medium" });
 }
 
-const change = (value: unknown) => (value === null || value === "" ? "—" : JSON.stringify(value));
+const change = (value: unknown) => (value === null || value === "" ? "—" : valueText(value));
 
 /** The entries as sentences, newest first, each with when, how, from where, and its changes field by field. */
 export function AuditList({ events, timezone }: { events: AuditEventOutput[]; timezone: string }) {

@@ -59,7 +59,8 @@ const VERBS: Partial<Record<AuditEventOutput["action"], string>> = {
 /** A field's name as words: `street_address` → street address, `custom_fields.VAT number` → VAT number. */
 const fieldLabel = (field: string) => field.replace(/^custom_fields\./, "").replaceAll("_", " ");
 
-function valueText(value: unknown): string {
+/** A value of a change as words: nothing, none, yes, no, or the value. */
+export function valueText(value: unknown): string {
   if (value === null || value === undefined || value === "") return "nothing";
   if (Array.isArray(value)) return value.length ? value.map(valueText).join(", ") : "none";
   if (typeof value === "boolean") return value ? "yes" : "no";
