@@ -3,6 +3,9 @@ const nextConfig = {
   // PGlite ships WebAssembly and data files that it loads from its own package folder at run time.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "swagger-ui-dist"],
   poweredByHeader: false,
+  // The build type-checks what it ships. The tests, e2e and scripts are `npm run typecheck`'s: e2e/sdk imports SDK
+  // types generated into the git-ignored .data, which a fresh clone lacks (tsconfig's exclude does not stop an import).
+  typescript: { tsconfigPath: "tsconfig.build.json" },
   // A trailing slash under /api/v1 is a JSON 404, not a redirect (proxy.ts, which redirects pages itself).
   skipTrailingSlashRedirect: true,
   // Headers every answer carries (decisions.md, "Security"); pages get their CSP and framing headers from proxy.ts.

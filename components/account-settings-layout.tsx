@@ -1,18 +1,8 @@
 import Link from "next/link";
 import type { SignedInUser } from "@/lib/auth/session";
-import { API_TOKENS_PATH, PROFILE_PATH, TEAM_PATH } from "@/lib/paths";
-import { canManageTeam } from "@/lib/team/queries";
-import { AuditNavItem } from "./audit/nav-item";
+import { settingsPagesFor } from "@/lib/settings-pages";
 import { SignOutButton } from "./sign-out-button";
 import { focusRing } from "./styles";
-import { WebhooksNavItem } from "./webhooks/nav-item";
-
-const SECTIONS = [
-  { href: PROFILE_PATH, label: "Profile" },
-  { href: API_TOKENS_PATH, label: "API tokens" },
-];
-/** Only for those who may manage the firm's people (Owners and Admins), read afresh on every page. */
-const TEAM_SECTION = { href: TEAM_PATH, label: "Team" };
 
 /** The frame of every account settings page: who is signed in, sign out, and the settings sections. */
 export async function AccountSettingsLayout({
@@ -24,7 +14,7 @@ export async function AccountSettingsLayout({
   current: string;
   children: React.ReactNode;
 }) {
-  const sections = (await canManageTeam(user)) ? [...SECTIONS, TEAM_SECTION] : SECTIONS;
+  const sections = await settingsPagesFor(user); // only the pages the person's role may use
   return (
     <>
       <a
@@ -61,8 +51,6 @@ export async function AccountSettingsLayout({
                 </Link>
               </li>
             ))}
-            <WebhooksNavItem user={user} current={current} />
-            <AuditNavItem user={user} current={current} />
           </ul>
         </nav>
         <main id="content" className="min-w-0">

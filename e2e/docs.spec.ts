@@ -17,4 +17,23 @@ test("the API reference renders the OpenAPI document from this server, with no o
   await expect(page.getByRole("button", { name: /Authorize/ })).toBeVisible();
   await page.screenshot({ path: "e2e/screenshots/docs.png", fullPage: false });
   expect(outside).toEqual([]);
+  // The reference speaks of firms, as the rest of the product does (decisions.md: a tenant is one firm).
+  const document = await (await page.request.get("/api/v1/openapi.json")).text();
+  expect(document).toContain("the firm's");
+  expect(document).not.toMatch(/workspace/i);
+});
+
+test("the site has an icon: a first visit loads it and logs no console error", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  const icon = await page.request.get("/favicon.ico");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toMatch(/^image\//);
+  await page.goto("/signin");
+  await expect(page.locator('link[rel="icon"]').first()).toHaveAttribute("href", /favicon\.ico|icon/);
+  // The browser asks for /favicon.ico on its own; a 404 there is the console error a newcomer met.
+  await page.waitForLoadState("networkidle");
+  expect(errors).toEqual([]);
 });

@@ -14,6 +14,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1, // one small shared server; the tests use separate demo users, but the machine is small
   retries: 0,
+  // CI runs these beside the README check's build of a fresh clone: a step may wait on a busy CPU.
+  timeout: 90_000,
   forbidOnly: !!process.env.CI,
   reporter: "list",
   use: {

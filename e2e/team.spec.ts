@@ -9,6 +9,21 @@ async function noHorizontalScroll(page: import("@playwright/test").Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 }
 
+/** Per row with an Archive or Unarchive button: whether the button sits under the row's details (else beside them). */
+async function buttonsUnderDetails(page: import("@playwright/test").Page) {
+  return page
+    .getByRole("list", { name: "People" })
+    .getByRole("listitem")
+    .evaluateAll((rows) =>
+      rows.flatMap((row) => {
+        const button = row.querySelector('button[aria-label^="Archive "], button[aria-label^="Unarchive "]');
+        const details = row.querySelector("dl");
+        if (!button || !details) return [];
+        return [button.getBoundingClientRect().top >= details.getBoundingClientRect().bottom];
+      }),
+    );
+}
+
 test("invite, copy the link, set a password, sign in; archived, the person's session and token stop", async ({
   page,
   browser,
@@ -47,8 +62,14 @@ test("invite, copy the link, set a password, sign in; archived, the person's ses
   await expect(row).toContainText("Invited: link expires in 7 days");
   await expect(row).toContainText("Clients in their groups");
   await page.screenshot({ path: path.join(SCREENSHOTS, "team.png"), fullPage: true });
+  // The Archive (or Unarchive) button has one place on every row: beside the details on a wide screen, under them
+  // on a phone, whatever the length of each row's text.
+  const wide = await buttonsUnderDetails(page);
+  expect(wide.length).toBeGreaterThan(3);
+  expect(wide.every((under) => !under)).toBe(true);
   await page.setViewportSize({ width: 390, height: 844 });
   await noHorizontalScroll(page);
+  expect((await buttonsUnderDetails(page)).every((under) => under)).toBe(true);
   // The link wraps inside its box: nothing hidden or scrolled away.
   const linkBox = page.getByRole("textbox", { name: "Invite link for Iris Invited" });
   expect(await linkBox.evaluate((el) => el.scrollHeight <= el.clientHeight && el.scrollWidth <= el.clientWidth)).toBe(

@@ -71,13 +71,13 @@ test("add an endpoint, see its secret once, send a test and see the delivery", a
   await signOut(page);
 });
 
-test("a Standard user has no Webhooks link and no access to the page", async ({ page }) => {
+test("a Standard user has no Webhooks link, and the page answers 404 as the team page does", async ({ page }) => {
   await page.goto("/signin?callbackUrl=%2Fsettings%2Fprofile");
   await signIn(page, "standard@birch.test");
   const nav = page.getByRole("navigation", { name: "Account settings" });
   await expect(nav.getByRole("link", { name: "Profile" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Webhooks" })).toHaveCount(0);
-  await page.goto("/settings/webhooks");
-  await expect(page.getByText("Only Owners and Admins manage the firm's webhooks.")).toBeVisible();
+  expect((await page.goto("/settings/webhooks"))?.status()).toBe(404);
   await expect(page.getByLabel("URL")).toHaveCount(0);
+  expect((await page.goto("/settings/team"))?.status()).toBe(404);
 });

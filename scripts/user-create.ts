@@ -3,29 +3,39 @@
 // adds a person to a firm and prints their one-time password.
 import { parseArgs } from "node:util";
 import { printedBaseUrl } from "@/lib/base-url";
+import { OperatorInputError } from "@/lib/team/errors";
 import { createUser } from "@/lib/team/mutations";
 import { runCommand } from "./command";
 
+const options = {
+  tenant: { type: "string", default: "" },
+  email: { type: "string", default: "" },
+  name: { type: "string", default: "" },
+  role: { type: "string" },
+  "client-access": { type: "string" },
+  "client-groups": { type: "string" },
+  timezone: { type: "string" },
+} as const;
+
 await runCommand(async (client) => {
-  const { values } = parseArgs({
-    options: {
-      tenant: { type: "string", default: "" },
-      email: { type: "string", default: "" },
-      name: { type: "string", default: "" },
-      role: { type: "string" },
-      "client-access": { type: "string" },
-      "client-groups": { type: "string" },
-      timezone: { type: "string" },
-    },
-  });
+  // Not strict, so that every unknown option and every option missing its value is named at once, a line each.
+  const { values, tokens } = parseArgs({ options, strict: false, tokens: true });
+  const wrong: Record<string, string[]> = {};
+  for (const token of tokens)
+    if (token.kind === "option" && !(token.name in options)) wrong[token.name] = ["Unknown option."];
+    else if (token.kind === "option" && token.value === undefined) wrong[token.name] = ["Needs a value."];
+  if (Object.keys(wrong).length) throw new OperatorInputError(wrong);
+  const text = (name: keyof typeof options) => values[name] as string | undefined; // strings: checked above
   const { tenant, user, role, password, createdGroups } = await createUser(client, {
-    tenant: values.tenant,
-    email: values.email,
-    name: values.name,
-    role: values.role,
-    clientAccess: values["client-access"] as never, // checked by createUser
-    clientGroups: values["client-groups"]?.split(",").filter((name) => name.trim()),
-    timezone: values.timezone,
+    tenant: text("tenant") ?? "",
+    email: text("email") ?? "",
+    name: text("name") ?? "",
+    role: text("role"),
+    clientAccess: text("client-access") as never, // checked by createUser
+    clientGroups: text("client-groups")
+      ?.split(",")
+      .filter((name) => name.trim()),
+    timezone: text("timezone"),
   });
   const lines = [`Added ${user.firstname} ${user.lastname} <${user.email}> to ${tenant.name} as ${role}.`];
   if (user.clientAccess !== "all") lines.push(`  sees: ${user.clientAccess}`);

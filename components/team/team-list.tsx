@@ -33,7 +33,9 @@ export function TeamList({
       {members.map((member) => {
         const you = member.id === currentUserId;
         return (
-          <li key={member.id} className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 p-4">
+          // One place for the buttons on every row, whatever its text: under the details on a phone, in their own
+          // column at the top right from 640 px; the invite link and the editor run the full width below.
+          <li key={member.id} className="grid items-start gap-x-4 gap-y-2 p-4 sm:grid-cols-[minmax(0,1fr)_auto]">
             <div className="min-w-0">
               <h3 className="font-medium break-words">
                 {member.name}
@@ -75,19 +77,25 @@ export function TeamList({
                 !you && <ArchiveButton id={member.id} name={member.name} />
               )}
             </div>
-            {member.status === "invited" && <RenewInvite id={member.id} name={member.name} timezone={timezone} />}
+            {member.status === "invited" && (
+              <div className="sm:col-span-2">
+                <RenewInvite id={member.id} name={member.name} timezone={timezone} />
+              </div>
+            )}
             {!member.isOwner && (
-              <MemberEditor
-                member={{
-                  id: member.id,
-                  name: member.name,
-                  roleId: member.role.id,
-                  clientAccess: member.clientAccess,
-                  groupIds: member.groups.map((g) => g.id),
-                }}
-                roles={roles}
-                groups={groups}
-              />
+              <div className="sm:col-span-2">
+                <MemberEditor
+                  member={{
+                    id: member.id,
+                    name: member.name,
+                    roleId: member.role.id,
+                    clientAccess: member.clientAccess,
+                    groupIds: member.groups.map((g) => g.id),
+                  }}
+                  roles={roles}
+                  groups={groups}
+                />
+              </div>
             )}
           </li>
         );

@@ -2,6 +2,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Caller } from "@/lib/auth/caller";
 import { permissionsOf } from "@/lib/auth/permissions";
+import { clientAddress } from "@/lib/client-address";
 import { ApiError, unauthenticated } from "@/lib/core/errors";
 import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -13,6 +14,7 @@ type TokenOwnerRow = Omit<Caller["user"], "id"> & {
   id: number;
   tenantId: number;
   tokenHash: string;
+  tokenName: string;
   lastUsedAt: Date | null;
   expiresAt: Date | null;
   scope: TokenScope;
@@ -31,13 +33,14 @@ const pick = <T, K extends keyof T>(from: T, keys: K[]) =>
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Resolves the caller from the bearer token; anything but a known token of an active user is a 401. */
-export async function authenticate(client: PrismaClient, token: string | null): Promise<Caller> {
+export async function authenticate(client: PrismaClient, token: string | null, headers?: Headers): Promise<Caller> {
   if (!token || !isWellFormedToken(token)) throw unauthenticated();
   const hash = hashToken(token);
   // The one query that runs before the tenant is known: the hash identifies the token and so the tenant. One SQL
   // statement with its joins, since it runs on every request (Prisma's include would take four round trips).
   const [row] = await client.$queryRaw<TokenOwnerRow[]>`
-    SELECT t.id, t.tenant_id AS "tenantId", t.token_hash AS "tokenHash", t.last_used_at AS "lastUsedAt",
+    SELECT t.id, t.tenant_id AS "tenantId", t.token_hash AS "tokenHash", t.name AS "tokenName",
+           t.last_used_at AS "lastUsedAt",
            t.expires_at AS "expiresAt", t.scope::text AS scope,
            u.id AS "userId", u.firstname, u.lastname, u.email::text AS email, u.timezone,
            u.client_access::text AS "clientAccess", u.is_owner AS "isOwner", u.archived_date AS "archivedDate",
@@ -78,6 +81,8 @@ export async function authenticate(client: PrismaClient, token: string | null): 
     roleName: row.roleName,
     permissions: permissionsOf(row, { permissions: row.permissions ?? [] }),
     tokenId: row.id,
+    tokenName: row.tokenName,
+    address: clientAddress(headers),
     tokenScope: row.scope,
     db: tenantDb(client, row.tenantId),
   };

@@ -147,7 +147,7 @@ async function attempt(
   let rateLimitHeaders: Record<string, string> = {};
   try {
     const admission = await admitApiRequest(request, rateLimit, async () =>
-      authenticate(await prisma(), bearerToken(request)),
+      authenticate(await prisma(), bearerToken(request), request.headers),
     );
     rateLimitHeaders = admission.headers;
     if (admission.caller.tokenScope === "read" && !READ_METHODS.has(request.method))

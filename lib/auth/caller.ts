@@ -18,6 +18,10 @@ export interface Caller {
   roleName: string;
   permissions: ReadonlySet<Permission>;
   tokenId: number;
+  /** The token's name as its owner gave it (for the audit log). */
+  tokenName: string;
+  /** The client's address where a trusted proxy tells it (lib/client-address.ts), else null. */
+  address: string | null;
   /** `read` tokens may only read (lib/api/route.ts refuses their writes). */
   tokenScope: TokenScope;
   db: TenantDb;

@@ -73,7 +73,7 @@ async function checkInput(
   Object.assign(errors, unknownIdErrors("client_groups", input.client_groups, groups, "No client group has this id."));
   Object.assign(errors, unknownIdErrors("tags", input.tags, tags, "No tag has this id."));
   if (!countries) errors.country_id = ["Unknown country id."];
-  if (!users) errors.user_id = ["There is no active user with this id in the workspace."];
+  if (!users) errors.user_id = ["There is no active user with this id in the firm."];
   if (clientRefTaken) errors.client_id = [UNIQUE_FIELDS.clients_tenant_id_client_ref_key[1]];
   if (regNumberTaken) errors.reg_number = [UNIQUE_FIELDS.clients_tenant_id_reg_number_key[1]];
   if (emailTaken) errors["contact.email"] = [UNIQUE_FIELDS.contacts_tenant_id_email_key[1]];

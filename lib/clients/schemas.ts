@@ -34,14 +34,14 @@ const nestedContact = z.object({
 const clientFields = {
   name: text(100).min(1).describe("The client's name"),
   client_status: z.enum(CLIENT_STATUSES).optional(),
-  client_id: optionalText(100).describe("The firm's own reference; unique in the workspace, ignoring case"),
-  reg_number: optionalText(100).describe("Business registration number; unique in the workspace, ignoring case"),
+  client_id: optionalText(100).describe("The firm's own reference; unique in the firm, ignoring case"),
+  reg_number: optionalText(100).describe("Business registration number; unique in the firm, ignoring case"),
   website: text(255)
     .pipe(z.url({ protocol: /^https?$/, error: "Must be a valid http(s) URL." }))
     .nullable()
     .optional(),
   country_id: recordId().nullable().optional().describe("Id from the countries reference (ISO 3166 numeric code)"),
-  user_id: recordId().nullable().optional().describe("Account manager: a user of the workspace"),
+  user_id: recordId().nullable().optional().describe("Account manager: a user of the firm"),
   state: optionalText(100),
   city: optionalText(100),
   street_address: optionalText(255),
@@ -56,7 +56,7 @@ const clientFields = {
     .pipe(z.record(z.string().max(100), z.unknown()))
     .meta({ maxProperties: MAX_CUSTOM_FIELDS })
     .optional()
-    .describe(`Values of the workspace's custom fields, by name (at most ${MAX_CUSTOM_FIELDS})`),
+    .describe(`Values of the firm's custom fields, by name (at most ${MAX_CUSTOM_FIELDS})`),
 };
 
 export const createClientBody = requestBody(
@@ -109,7 +109,7 @@ export const listClientsQuery = z.object({
 
 export const searchClientsQuery = z.object({ q: text(200).min(1) });
 
-/** A client as the API answers it. Each custom field of the workspace is one more top-level key. */
+/** A client as the API answers it. Each custom field of the firm is one more top-level key. */
 export const clientObject = component(
   z
     .object({
@@ -134,9 +134,9 @@ export const clientObject = component(
       updated_at: updatedAtOutput(),
       contacts: z.array(contactObject),
     })
-    .catchall(z.unknown().describe("A custom field of the workspace, null when unset"))
+    .catchall(z.unknown().describe("A custom field of the firm, null when unset"))
     .describe(
-      "A client. Each custom field of the workspace is one more top-level key, named after the field (null when " +
+      "A client. Each custom field of the firm is one more top-level key, named after the field (null when " +
         "unset); they are not typed here, so read them by name, e.g. client['VAT number'].",
     ),
   "Client",

@@ -8,7 +8,7 @@ import { component, requestBody } from "@/lib/openapi/registry";
 const contactFields = {
   firstname: text(100).min(1),
   lastname: text(100).min(1),
-  email: text(254).pipe(z.email()).describe("Unique among the workspace's contacts, ignoring case"),
+  email: text(254).pipe(z.email()).describe("Unique among the firm's contacts, ignoring case"),
   preferred_name: text(100).min(1).optional().describe("Defaults to firstname"),
   phone_number: text(50).nullable().optional(),
   portal_enabled: z.boolean().optional().describe("Default true"),

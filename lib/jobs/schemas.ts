@@ -109,7 +109,7 @@ export const jobListItemObject = component(
     estimated_hours: z.number().nullable(),
     start_date: dateOutput().nullable(),
     due_date: dateOutput().nullable(),
-    is_overdue: z.boolean().describe("Not completed and due before today, in the workspace's time zone"),
+    is_overdue: z.boolean().describe("Not completed and due before today, in the firm's time zone"),
     is_completed: z.boolean(),
     is_repeating: z.boolean(),
     updated_at: updatedAtOutput(),

@@ -14,13 +14,31 @@ export class OperatorInputError extends Error {
   }
 }
 
+/** Operator input's parse: the data, or what is wrong with it per field. */
+export function checkOperatorInput<S extends z.ZodType>(schema: S, input: unknown) {
+  const result = schema.safeParse(input);
+  const fields: Record<string, string[]> = {};
+  if (!result.success)
+    for (const issue of result.error.issues) (fields[issue.path.join(".") || "input"] ??= []).push(issue.message);
+  return { data: result.data, fields };
+}
+
 /** Parses operator input; a failure names each offending field. */
 export function parseOperatorInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const fields: Record<string, string[]> = {};
-  for (const issue of result.error.issues) (fields[issue.path.join(".") || "input"] ??= []).push(issue.message);
-  throw new OperatorInputError(fields);
+  const { data, fields } = checkOperatorInput(schema, input);
+  if (Object.keys(fields).length) throw new OperatorInputError(fields);
+  return data as z.output<S>;
+}
+
+/** The result of a check that may refuse operator input, or null with its complaint added to `fields`. */
+export async function collectRefusal<T>(fields: Record<string, string[]>, check: Promise<T>): Promise<T | null> {
+  try {
+    return await check;
+  } catch (error) {
+    if (!(error instanceof OperatorInputError)) throw error;
+    for (const [field, messages] of Object.entries(error.fields)) (fields[field] ??= []).push(...messages);
+    return null;
+  }
 }
 
 /** The signed-in person may not manage the firm's people (their role lacks `users.manage`, read afresh). */

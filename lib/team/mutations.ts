@@ -13,7 +13,7 @@ import { tenantDb } from "@/lib/db/tenant";
 import { violatedUniqueConstraint } from "@/lib/db/unique";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { findTenant } from "@/lib/tenants/find";
-import { OperatorInputError, parseOperatorInput, TeamInputError } from "./errors";
+import { checkOperatorInput, collectRefusal, OperatorInputError, parseOperatorInput, TeamInputError } from "./errors";
 import { hashInviteToken, type InviteLookup, lookupInvite, type TeamActor, teamDb } from "./queries";
 import {
   CLIENT_ACCESS,
@@ -86,25 +86,26 @@ export type CreateUserInput = z.input<typeof createUserInput>;
 
 /**
  * Adds a person to a firm with a role (any of the firm's roles but Owner: a firm has one Owner), a client access
- * and, for client_groups access, client groups by name (created when the firm does not have them yet).
+ * and, for client_groups access, client groups by name (created when the firm does not have them yet). Refuses with
+ * every field at fault at once (the firm, its role and the email are looked up even when other fields are wrong).
  */
 export async function createUser(client: PrismaClient, raw: CreateUserInput) {
-  const input = parseOperatorInput(createUserInput, raw);
-  const tenant = await findTenant(client, input.tenant);
-  const db = tenantDb(client, tenant.id);
-  const roles = await db.role.findMany({ orderBy: { id: "asc" } });
-  const role = roles.find((r) => r.name.toLowerCase() === input.role.toLowerCase());
-  if (!role || role.name === "Owner") {
+  const { data: input, fields } = checkOperatorInput(createUserInput, raw);
+  const tenant = fields.tenant ? null : await collectRefusal(fields, findTenant(client, raw.tenant));
+  const db = tenant && tenantDb(client, tenant.id);
+  const roles = db ? await db.role.findMany({ orderBy: { id: "asc" } }) : [];
+  const roleName = raw.role?.trim() || "Standard";
+  const role = roles.find((r) => r.name.toLowerCase() === roleName.toLowerCase());
+  if (tenant && (!role || role.name === "Owner")) {
     const choices = roles.filter((r) => r.name !== "Owner").map((r) => r.name);
-    throw new OperatorInputError({
-      role: [
-        `${role ? "A firm has one Owner, made with the firm." : `${tenant.name} has no role "${input.role}".`} Choose one of: ${choices.join(", ")}.`,
-      ],
-    });
+    (fields.role ??= []).push(
+      `${role ? "A firm has one Owner, made with the firm." : `${tenant.name} has no role "${roleName}".`} Choose one of: ${choices.join(", ")}.`,
+    );
   }
-  const duplicate = () =>
-    new OperatorInputError({ email: [`${tenant.name} already has a user with the email ${input.email}.`] });
-  if (await db.user.findFirst({ where: { email: input.email } })) throw duplicate();
+  const email = fields.email ? null : raw.email.trim();
+  const duplicate = () => ({ email: [`${tenant?.name} already has a user with the email ${email}.`] });
+  if (db && email && (await db.user.findFirst({ where: { email } }))) Object.assign(fields, duplicate());
+  if (!input || !tenant || !db || !role || Object.keys(fields).length) throw new OperatorInputError(fields);
 
   const { row, password } = await personRow({ ...input, timezone: input.timezone ?? tenant.timezone });
   try {
@@ -135,7 +136,7 @@ export async function createUser(client: PrismaClient, raw: CreateUserInput) {
     return { tenant, user, role: role.name, password, createdGroups };
   } catch (error) {
     // Two runs racing for the same email: the unique index decides.
-    if (violatedUniqueConstraint(error) === "users_tenant_id_email_key") throw duplicate();
+    if (violatedUniqueConstraint(error) === "users_tenant_id_email_key") throw new OperatorInputError(duplicate());
     throw error;
   }
 }

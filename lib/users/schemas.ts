@@ -97,7 +97,7 @@ const userExample = {
 export const userListObject = component(z.object({ data: z.array(userObject) }), "UserList", { data: [userExample] });
 export const userByEmailObject = component(
   z.object({
-    data: userObject.nullable().describe("The matching user, or null when no user of the workspace has the email"),
+    data: userObject.nullable().describe("The matching user, or null when no user of the firm has the email"),
   }),
   "UserByEmail",
 );

@@ -62,6 +62,37 @@ describe("the operator's commands", () => {
     expect(again.stderr).not.toMatch(/at .*\.ts:\d+/); // no stack trace
   });
 
+  // On the firm the test above made. Three runs of the command: on a busy machine each takes a while to start.
+  it("user:create names every option at fault, a line each (README, Onboarding a firm), and writes nothing", {
+    timeout: 300_000,
+  }, async () => {
+    const firm = ["--tenant", "Harper & Co", "--name", "Sam Lee"];
+    const bad = await run(
+      "user-create.ts",
+      ...firm,
+      "--email",
+      "JANE@harper.test",
+      "--role",
+      "Owner",
+      "--timezone",
+      "Mars/Base",
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.split("\n").filter((line) => line.startsWith("--"))).toEqual([
+      "--timezone: Must be an IANA time zone name, such as Europe/London.",
+      "--role: A firm has one Owner, made with the firm. Choose one of: Admin, Standard, Viewer.",
+      "--email: Harper & Co already has a user with the email JANE@harper.test.",
+    ]);
+    const unknown = await run("user-create.ts", ...firm, "--email", "sam@harper.test", "--nickname", "S", "--role");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^--nickname: Unknown option\.\n--role: Needs a value\.$/m);
+    const added = await run("user-create.ts", ...firm, "--email", "sam@harper.test", "--role", "admin");
+    expect(added).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("Added Sam Lee <sam@harper.test> to Harper & Co as Admin."),
+    });
+  });
+
   it("fail the build on Vercel without DATABASE_URL, so that such a deployment never takes traffic", async () => {
     const refused = await runWith({ VERCEL: "1" }, "preflight.ts");
     expect(refused.code).toBe(1);

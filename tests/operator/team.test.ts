@@ -82,6 +82,27 @@ describe("adding a person to a firm", () => {
     );
     expect(groups.clientGroups).toEqual(["Client access client_groups needs at least one client group."]);
   });
+
+  it("names every field at fault at once: the firm, its role and the email are checked beside the input's shape", async () => {
+    const client = await prisma();
+    const before = await acmeUsers();
+    const acme = await refusal(
+      createUser(client, {
+        tenant: "Acme Accounting",
+        email: "admin@acme.test",
+        name: "",
+        role: "Boss",
+        timezone: "Nowhere/Town",
+      }),
+    );
+    expect(Object.keys(acme).sort()).toEqual(["email", "name", "role", "timezone"]);
+    expect(acme.email).toEqual(["Acme Accounting already has a user with the email admin@acme.test."]);
+    const nowhere = await refusal(
+      createUser(client, { tenant: "Nope Ltd", email: "bad", name: "N", clientAccess: "some" as never }),
+    );
+    expect(Object.keys(nowhere).sort()).toEqual(["clientAccess", "email", "tenant"]);
+    expect(await acmeUsers()).toBe(before);
+  });
 });
 
 describe("archiving a person", () => {

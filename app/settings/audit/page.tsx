@@ -8,9 +8,10 @@ import { secondaryButton } from "@/components/styles";
 import { listAuditEvents } from "@/lib/audit/queries";
 import { serializeAuditEvent } from "@/lib/audit/serialize";
 import { auditReader, filtersQuery, firmPeople, parseAuditFilters, type SearchParams } from "@/lib/audit/settings";
-import { requireSignedInUser } from "@/lib/auth/session";
+
 import { ApiError } from "@/lib/core/errors";
 import { AUDIT_PATH } from "@/lib/paths";
+import { requireSettingsPage } from "@/lib/settings-pages";
 
 export const metadata: Metadata = { title: "Audit log · Client, Job and Time Tracking" };
 
@@ -22,11 +23,11 @@ function staleCursor(error: unknown): null {
   throw error;
 }
 
-/** For Owners and Admins (`audit.read`); anyone else gets the 404 page, as if there were no such page. */
+/** For Owners and Admins (`audit.read`); anyone else gets the 404 page (lib/settings-pages.ts). */
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const user = await requireSignedInUser(AUDIT_PATH);
+  const user = await requireSettingsPage(AUDIT_PATH);
   const reader = await auditReader(user);
-  if (!reader) notFound();
+  if (!reader) notFound(); // the role changed since requireSettingsPage read it
   const params = await searchParams;
   const parsed = parseAuditFilters(params);
   const filters = parsed.errors ? {} : parsed.filters;

@@ -1,19 +1,17 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { AccountSettingsLayout } from "@/components/account-settings-layout";
 import { TeamAnnouncer } from "@/components/team/announcer";
 import { InviteForm } from "@/components/team/invite-form";
 import { TeamList } from "@/components/team/team-list";
-import { requireSignedInUser } from "@/lib/auth/session";
 import { TEAM_PATH } from "@/lib/paths";
-import { canManageTeam, listTeam } from "@/lib/team/queries";
+import { requireSettingsPage } from "@/lib/settings-pages";
+import { listTeam } from "@/lib/team/queries";
 
 export const metadata: Metadata = { title: "Team · Client, Job and Time Tracking" };
 
-/** For Owners and Admins (`users.manage`); anyone else gets the 404 page, as if there were no such page. */
+/** For Owners and Admins (`users.manage`); anyone else gets the 404 page (lib/settings-pages.ts). */
 export default async function TeamPage() {
-  const user = await requireSignedInUser(TEAM_PATH);
-  if (!(await canManageTeam(user))) notFound();
+  const user = await requireSettingsPage(TEAM_PATH);
   const { members, roles, groups } = await listTeam(user);
   return (
     <AccountSettingsLayout user={user} current={TEAM_PATH}>

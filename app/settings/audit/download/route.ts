@@ -5,15 +5,15 @@ import { notFound } from "next/navigation";
 import { allAuditEvents } from "@/lib/audit/queries";
 import { auditCsvRow, CSV_COLUMNS, serializeAuditEvent } from "@/lib/audit/serialize";
 import { auditReader, parseAuditFilters } from "@/lib/audit/settings";
-import { requireSignedInUser } from "@/lib/auth/session";
 import { AUDIT_PATH } from "@/lib/paths";
+import { requireSettingsPage } from "@/lib/settings-pages";
 
 export const dynamic = "force-dynamic";
 
 export async function GET(request: Request) {
-  const user = await requireSignedInUser(AUDIT_PATH);
+  const user = await requireSettingsPage(AUDIT_PATH);
   const reader = await auditReader(user);
-  if (!reader) notFound();
+  if (!reader) notFound(); // the role changed since requireSettingsPage read it
   const parsed = parseAuditFilters(Object.fromEntries(new URL(request.url).searchParams));
   if (parsed.errors)
     return new Response(
