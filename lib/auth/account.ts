@@ -2,6 +2,9 @@
 // the person from the caller (the session), never from a form.
 import bcrypt from "bcryptjs";
 import { z } from "zod";
+import { changesBetween } from "@/lib/audit/entries";
+import { recordAudit, webActor } from "@/lib/audit/mutations";
+import type { Changes } from "@/lib/audit/schemas";
 import { isStorableText } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from "./password-rules";
@@ -72,8 +75,30 @@ export async function loadProfile(owner: AccountOwner) {
 }
 
 export async function updateProfile(owner: AccountOwner, profile: z.output<typeof profileSchema>) {
-  await (await prisma()).user.update({ where: ownRow(owner), data: profile });
+  const actor = await webActor(owner);
+  await (await prisma()).$transaction(async (tx) => {
+    const select = { firstname: true, lastname: true, timezone: true };
+    const before = await tx.user.findUniqueOrThrow({ where: ownRow(owner), select });
+    const after = await tx.user.update({
+      where: ownRow(owner),
+      data: profile,
+      select,
+    });
+    await recordAudit(tx, { actor }, ownEntry("profile.updated", owner, after, changesBetween(before, after)));
+  });
 }
+
+/** An audit entry about the person's own account. */
+const ownEntry = (
+  action: "profile.updated" | "password.changed",
+  owner: AccountOwner,
+  user: { firstname: string; lastname: string },
+  changes: Changes,
+) => ({
+  action,
+  target: { type: "user" as const, id: owner.userId, name: `${user.firstname} ${user.lastname}`.trim() },
+  changes,
+});
 
 /**
  * Sets a new password if `current` is the person's password, and ends all their sessions (this one is renewed by
@@ -82,13 +107,23 @@ export async function updateProfile(owner: AccountOwner, profile: z.output<typeo
 export async function changePassword(owner: AccountOwner, current: string, next: string): Promise<number | null> {
   const client = await prisma();
   const where = ownRow(owner);
-  const user = await client.user.findUnique({ where, select: { passwordHash: true } });
-  if (!user?.passwordHash || !(await bcrypt.compare(current, user.passwordHash))) return null;
-  const updated = await client.user.update({
+  const user = await client.user.findUnique({
     where,
-    data: { passwordHash: await bcrypt.hash(next, 10), sessionVersion: { increment: 1 } },
-    select: { sessionVersion: true },
+    select: { passwordHash: true, firstname: true, lastname: true },
   });
+  if (!user?.passwordHash || !(await bcrypt.compare(current, user.passwordHash))) return null;
+  const [updated] = await client.$transaction([
+    client.user.update({
+      where,
+      data: { passwordHash: await bcrypt.hash(next, 10), sessionVersion: { increment: 1 } },
+      select: { sessionVersion: true },
+    }),
+    recordAudit(
+      client,
+      { actor: await webActor(owner) },
+      ownEntry("password.changed", owner, user, { password: "changed" }),
+    ),
+  ]);
   return updated.sessionVersion;
 }
 

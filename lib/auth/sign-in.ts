@@ -3,6 +3,7 @@
 // next-auth.
 import bcrypt from "bcryptjs";
 import { z } from "zod";
+import { recordSignIn } from "@/lib/audit/mutations";
 import { clientAddress } from "@/lib/client-address";
 import { isStorableText } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
@@ -131,11 +132,15 @@ export async function authorizeSignIn(
     address ? failuresPerAddress.remaining(address) : null,
     failuresPerEmail.remaining(key),
   ]);
-  if (emailLeft === 0 || addressLeft === 0) throw new Error(SIGN_IN_RATE_LIMITED);
+  if (emailLeft === 0 || addressLeft === 0) {
+    await recordSignIn(client, "throttled", email, address);
+    throw new Error(SIGN_IN_RATE_LIMITED);
+  }
   const delay = signInDelayMs(FAILURES_COUNTED - failuresLeft);
   if (delay > 0) await wait(delay);
 
   const identity = await verifyCredentials(client, email, password);
+  await recordSignIn(client, identity ? "succeeded" : "failed", email, address, identity);
   if (!identity) {
     await Promise.all([
       failuresPerEmail.limit(key),

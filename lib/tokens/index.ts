@@ -5,6 +5,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { z } from "zod";
+import { changesBetween } from "@/lib/audit/entries";
+import { type Actor, cliActor, recordAudit, webActor as webActorOf } from "@/lib/audit/mutations";
 import { isStorableText } from "@/lib/core/validation";
 import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -88,6 +90,8 @@ export interface NewTokenOptions {
   expiresInDays?: number | null;
   /** The value to store; only tests and seeds pass one. */
   value?: string;
+  /** Who makes it, for the audit log (the page's person, the CLI); tests and the demo seed record nothing. */
+  actor?: Actor;
 }
 
 const liveTokens = (now: Date) => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
@@ -97,7 +101,7 @@ export async function createApiToken(
   client: PrismaClient,
   owner: { tenantId: number; userId: number },
   name: string,
-  { scope = "read_write", expiresInDays = null, value = generateTokenValue() }: NewTokenOptions = {},
+  { scope = "read_write", expiresInDays = null, value = generateTokenValue(), actor }: NewTokenOptions = {},
 ): Promise<{ token: string; summary: TokenSummary }> {
   const db = tenantDb(client, owner.tenantId);
   const now = new Date();
@@ -106,17 +110,21 @@ export async function createApiToken(
     throw new TokenLimitError(
       `${MAX_LIVE_TOKENS_PER_USER} live tokens is the most one person may have: delete one that is no longer used, or wait for one to expire.`,
     );
-  const summary = await db.apiToken.create({
-    data: {
-      tenantId: owner.tenantId,
-      userId: owner.userId,
-      name: tokenNameSchema.parse(name),
-      tokenHash: hashToken(value),
-      lastFour: value.slice(-4),
-      scope,
-      expiresAt: expiresInDays === null ? null : new Date(now.getTime() + expiresInDays * DAY_MS),
-    },
-    select: summaryFields,
+  const summary = await db.$transaction(async (tx) => {
+    const created = await tx.apiToken.create({
+      data: {
+        tenantId: owner.tenantId,
+        userId: owner.userId,
+        name: tokenNameSchema.parse(name),
+        tokenHash: hashToken(value),
+        lastFour: value.slice(-4),
+        scope,
+        expiresAt: expiresInDays === null ? null : new Date(now.getTime() + expiresInDays * DAY_MS),
+      },
+      select: summaryFields,
+    });
+    if (actor) await recordAudit(tx, { actor }, tokenCreated(created, owner.userId));
+    return created;
   });
   return { token: value, summary };
 }
@@ -140,8 +148,7 @@ function expiredLast<T extends TokenSummary>(tokens: T[]): T[] {
 
 /** Deletes one of the owner's tokens; someone else's token id matches nothing. Returns whether one was deleted. */
 export async function revokeApiToken(client: PrismaClient, owner: { tenantId: number; userId: number }, id: number) {
-  const { count } = await tenantDb(client, owner.tenantId).apiToken.deleteMany({ where: { id, userId: owner.userId } });
-  return count > 0;
+  return deleteToken(client, owner.tenantId, { id, userId: owner.userId }, "token.deleted", webActorOf(owner));
 }
 
 export interface FirmTokenSummary extends TokenSummary {
@@ -157,10 +164,26 @@ export async function listFirmTokens(client: PrismaClient, tenantId: number): Pr
   return expiredLast(tokens);
 }
 
-/** Deletes any token of the tenant; an id of another tenant's token matches nothing. */
-export async function revokeFirmToken(client: PrismaClient, tenantId: number, id: number) {
-  const { count } = await tenantDb(client, tenantId).apiToken.deleteMany({ where: { id } });
-  return count > 0;
+/** Deletes any token of the tenant (by `actor`, an Owner or Admin); an id of another tenant's token matches nothing. */
+export async function revokeFirmToken(client: PrismaClient, tenantId: number, id: number, actor: Actor) {
+  return deleteToken(client, tenantId, { id }, "token.revoked", actor);
+}
+
+/** Deletes the token `where` names, with its audit entry, in one transaction; whether there was one. */
+function deleteToken(
+  client: PrismaClient,
+  tenantId: number,
+  where: { id: number; userId?: number },
+  action: "token.deleted" | "token.revoked",
+  actor: Actor | Promise<Actor>,
+) {
+  return tenantDb(client, tenantId).$transaction(async (tx) => {
+    const token = await tx.apiToken.findFirst({ where, select: { id: true, name: true, userId: true } });
+    if (!token) return false;
+    await tx.apiToken.delete({ where: { tenantId_id: { tenantId, id: token.id } } });
+    await recordAudit(tx, { actor: await actor }, tokenEntry(action, token));
+    return true;
+  });
 }
 
 /** Finds the one active user with this email (in `tenantId` when given) and mints a token for them. */
@@ -181,6 +204,22 @@ export async function createApiTokenForEmail(
     throw new Error(`${email} is a user in several tenants (${tenants}); choose one with --tenant <id>.`);
   }
   const [user] = users;
-  const { token, summary } = await createApiToken(client, { tenantId: user.tenantId, userId: user.id }, name, options);
+  const { token, summary } = await createApiToken(client, { tenantId: user.tenantId, userId: user.id }, name, {
+    ...options,
+    actor: options.actor ?? cliActor(user.tenantId),
+  });
   return { token, summary, user };
+}
+
+/** An audit entry about a token: its id and name (never its value or hash), and whose it is. */
+function tokenEntry(
+  action: "token.created" | "token.deleted" | "token.revoked",
+  token: { id: number; name: string; userId: number },
+) {
+  return { action, target: { type: "token" as const, id: token.id, name: token.name }, changes: {} };
+}
+
+function tokenCreated(token: TokenSummary, userId: number) {
+  const after = { user_id: userId, scope: token.scope, expires_at: token.expiresAt?.toISOString() ?? null };
+  return { ...tokenEntry("token.created", { ...token, userId }), changes: changesBetween({}, after) };
 }

@@ -551,7 +551,7 @@ describe("GET /audit-events", () => {
     const db = await prisma();
     await recordAudit(
       db,
-      { actor: { tenantId: birchId, via: "cli", userId: ownerId, tokenId: null, address: null } },
+      { actor: { tenantId: birchId, via: "cli", userId: ownerId, tokenId: null, tokenName: null, address: null } },
       {
         action: "client.updated",
         target: { type: "client", name: "Cross-tenant actor id" },

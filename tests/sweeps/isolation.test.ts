@@ -61,7 +61,7 @@ beforeAll(async () => {
   // An audit entry of B's about the marker client, by B's Owner: neither may show in A's log.
   await recordAudit(
     client,
-    { actor: { tenantId: birchId, via: "web", userId: owner.id, tokenId: null, address: null } },
+    { actor: { tenantId: birchId, via: "web", userId: owner.id, tokenId: null, tokenName: null, address: null } },
     { action: "client.updated", target: { type: "client", uuid: markerClient.uuid, name: markerClient.name } },
   );
 
