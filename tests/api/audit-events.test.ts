@@ -565,3 +565,36 @@ describe("GET /audit-events", () => {
     });
   });
 });
+
+describe("tokens, account and sign-in actions", () => {
+  it("token created (page and CLI), deleted, revoked; profile and password changed; sign-ins", async () => {
+    const { createOwnToken, revokeOwnToken, revokeTokenOfFirm } = await import("@/lib/tokens/settings");
+    const { createApiTokenForEmail } = await import("@/lib/tokens");
+    const { updateProfile, changePassword } = await import("@/lib/auth/account");
+    const { authorizeSignIn } = await import("@/lib/auth/sign-in");
+    const { DEMO_PASSWORD } = await import("@/lib/demo/seed");
+    const me = { tenantId: acmeId, userId: ownerId };
+    const { summary } = await createOwnToken(me, "Page token", { expiresInDays: null });
+    expect(await latest("token.created")).toMatchObject({
+      via: "web",
+      target: { type: "token", id: summary.id, name: "Page token" },
+    });
+    await revokeOwnToken(me, summary.id);
+    expect(await latest("token.deleted")).toMatchObject({ target: { id: summary.id, name: "Page token" } });
+    const { summary: cli } = await createApiTokenForEmail(await prisma(), "standard@acme.test", "CLI token");
+    expect(await latest("token.created")).toMatchObject({ via: "cli", actor: { type: "cli" }, target: { id: cli.id } });
+    await revokeTokenOfFirm(me, cli.id);
+    expect(await latest("token.revoked")).toMatchObject({ via: "web", actor: olivia(), target: { name: "CLI token" } });
+
+    await updateProfile(me, { firstname: "Olivia", lastname: "Owner", timezone: "Europe/Paris" });
+    expect((await latest("profile.updated")).changes).toEqual({ timezone: ["Europe/London", "Europe/Paris"] });
+    expect(await changePassword(me, DEMO_PASSWORD, "a-new-long-password")).not.toBeNull();
+    expect(await latest("password.changed")).toMatchObject({ changes: { password: "changed" } });
+    expect(JSON.stringify(await entries())).not.toContain("a-new-long-password");
+
+    expect(await authorizeSignIn({ email: "owner@acme.test", password: "a-new-long-password" })).not.toBeNull();
+    expect(await latest("sign_in.succeeded")).toMatchObject({ target: { type: "user", id: ownerId } });
+    expect(await authorizeSignIn({ email: "owner@acme.test", password: "wrong" })).toBeNull();
+    expect(await latest("sign_in.failed")).toMatchObject({ actor: olivia(), target: { id: ownerId } });
+  });
+});
