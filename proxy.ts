@@ -4,9 +4,9 @@
 // and the page security headers. HSTS on pages covers the API too: browsers apply it to the whole host.
 import { type NextRequest, NextResponse } from "next/server";
 import { refusedApiPath } from "@/lib/http/api-path";
-import { pageSecurityHeaders } from "@/lib/http/security-headers";
+import { newNonce, pageSecurityHeaders } from "@/lib/http/security-headers";
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   if (pathname.startsWith("/api/")) {
     const refused = pathname.startsWith("/api/v1") ? refusedApiPath(request.url, pathname) : null;
@@ -16,14 +16,35 @@ export function proxy(request: NextRequest) {
   if (pathname.length > 1 && pathname.endsWith("/")) {
     return NextResponse.redirect(new URL(pathname.replace(/\/+$/, "") + request.nextUrl.search, request.url), 308);
   }
-  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+  const nonce = newNonce();
   const headers = pageSecurityHeaders(nonce, request.headers);
-  const forwarded = new Headers(request.headers);
-  forwarded.set("x-nonce", nonce);
-  forwarded.set("Content-Security-Policy", headers["Content-Security-Policy"]);
-  const response = NextResponse.next({ request: { headers: forwarded } });
+  const response = (await unreadableForm(request))
+    ? new NextResponse("The form data could not be read.", { status: 400, headers: { "Content-Type": "text/plain" } })
+    : NextResponse.next({ request: { headers: withNonce(request.headers, nonce, headers) } });
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
+}
+
+function withNonce(requestHeaders: Headers, nonce: string, headers: Record<string, string>) {
+  const forwarded = new Headers(requestHeaders);
+  forwarded.set("x-nonce", nonce);
+  forwarded.set("Content-Security-Policy", headers["Content-Security-Policy"]);
+  return forwarded;
+}
+
+/**
+ * Whether a POST to a page says it sends multipart form data but does not: Next's server actions would answer it
+ * with a text 500 ("Failed to parse body as FormData"). Only such POSTs are read here (forms are small).
+ */
+async function unreadableForm(request: NextRequest): Promise<boolean> {
+  if (request.method !== "POST") return false;
+  if (!request.headers.get("content-type")?.toLowerCase().startsWith("multipart/form-data")) return false;
+  try {
+    await request.clone().formData();
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 export const config = {
@@ -31,14 +52,8 @@ export const config = {
     // API paths only when they hold a %-escape: on any other API request the proxy would make Next buffer the whole
     // body before the route runs.
     "/api/v1/:path(.*%.*)",
-    {
-      source: "/((?!api/|_next/static|_next/image|favicon.ico).*)",
-      // Prefetches of next/link render nothing that runs.
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
+    // Every page answer, prefetches included: a prefetched page is rendered and kept, and must carry its headers.
+    "/((?!api/|_next/static|_next/image|favicon.ico).*)",
   ],
 };
 

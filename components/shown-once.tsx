@@ -14,7 +14,6 @@ export function ShownOnce({
   fieldId,
   value,
   what,
-  rows = 2,
   copyLabel = "Copy",
 }: {
   heading: ReactNode;
@@ -26,7 +25,6 @@ export function ShownOnce({
   value: string;
   /** The value's kind in messages: "the token is selected". */
   what: string;
-  rows?: number;
   copyLabel?: string;
 }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -56,22 +54,24 @@ export function ShownOnce({
         <label htmlFor={fieldId} className="sr-only">
           {label}
         </label>
-        {/* A textarea, so that on a narrow screen the value wraps and stays whole and selectable. */}
+        {/* A textarea, so that on a narrow screen the value wraps and stays whole and selectable; it is as tall as
+            the value, so no empty line is left under a value that fits on one. */}
         <textarea
           ref={field}
           id={fieldId}
           readOnly
-          rows={rows}
+          rows={1}
           value={value}
           spellCheck={false}
           onFocus={(event) => event.currentTarget.select()}
-          className="block w-full min-w-0 flex-1 resize-none rounded-md border border-amber-300 bg-white px-3 py-2 font-mono text-sm break-all text-slate-900 focus:outline-none focus:ring-2 focus:ring-slate-900"
+          className="block field-sizing-content w-full min-w-0 flex-1 resize-none rounded-md border border-amber-300 bg-white px-3 py-2 font-mono text-sm break-all text-slate-900 focus:outline-none focus:ring-2 focus:ring-slate-900"
         />
         <button type="button" onClick={copy} className={`${secondaryButton} self-start`}>
           {copyLabel}
         </button>
       </div>
-      <p aria-live="polite" className="mt-2 min-h-5 text-sm text-amber-950">
+      {/* Always present, so that screen readers announce what appears in it; empty, it takes no room. */}
+      <p aria-live="polite" className="mt-2 text-sm text-amber-950 empty:mt-0">
         {copyStatus}
       </p>
     </div>

@@ -20,6 +20,18 @@ test("create a token, see its value once, call the API with it, then delete it a
   const value = await page.getByLabel("Token value").inputValue();
   expect(value).toMatch(/^cjt_[0-9A-Za-z]{49}$/);
 
+  // The box is as tall as what it holds: the value on one line, and nothing under Copy but the box's own padding.
+  const box = page.getByRole("heading", { name: /Copy your new token/ }).locator("..");
+  const field = page.getByLabel("Token value");
+  const lineHeight = await field.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight));
+  const fieldBox = (await field.boundingBox())!;
+  expect(fieldBox.height).toBeLessThan(2 * lineHeight);
+  const copyBottom = (await page.getByRole("button", { name: "Copy" }).boundingBox())!;
+  const boxBottom = (await box.boundingBox())!;
+  expect(
+    boxBottom.y + boxBottom.height - Math.max(copyBottom.y + copyBottom.height, fieldBox.y + fieldBox.height),
+  ).toBeLessThanOrEqual(17);
+
   await page.getByRole("button", { name: "Copy" }).click();
   await expect(page.getByText("Copied to the clipboard.")).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
@@ -68,13 +80,15 @@ test("a read-only token that expires in 7 days: listed as such, refused on a wri
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/settings/api-tokens");
   await signIn(page, "viewer@acme.test");
-  await expect(page.getByLabel("Expires")).toHaveValue("90");
-  await page.getByLabel("Expires").selectOption("never");
-  await expect(page.getByText("A token without expiry works until someone deletes it")).toBeVisible();
+  // No expiry is the default (the spec: tokens do not expire), with a note rather than a warning.
+  await expect(page.getByLabel("Expires")).toHaveValue("never");
+  const note = page.getByText("It works until you delete it.");
+  await expect(note).toBeVisible();
+  await expect(page.getByLabel("Expires")).toHaveAccessibleDescription(/It works until you delete it/);
   await page.getByLabel("Expires").selectOption("7");
-  await expect(page.getByText("A token without expiry works until someone deletes it")).toHaveCount(0);
+  await expect(note).toHaveCount(0);
   await page.getByLabel("Name").fill("Dashboard reader");
-  await page.getByRole("radio", { name: /Read only/ }).check();
+  await page.getByRole("radio", { name: /Read-only/ }).check();
   await page.getByRole("button", { name: "Create token" }).click();
 
   // At 390 px the value wraps inside its box: nothing hidden, nothing scrolled away, all of it selectable.
@@ -92,7 +106,7 @@ test("a read-only token that expires in 7 days: listed as such, refused on a wri
   const row = page
     .getByRole("listitem")
     .filter({ has: page.getByRole("heading", { name: "Dashboard reader", exact: true }) });
-  await expect(row).toContainText("Read only");
+  await expect(row).toContainText("Read-only");
   await expect(row).toContainText("Expires in 7 days");
 
   const headers = { Authorization: `Bearer ${value}`, Accept: "application/json" };
@@ -107,6 +121,63 @@ test("a read-only token that expires in 7 days: listed as such, refused on a wri
   await expect(page.getByRole("heading", { name: "Your tokens" })).toBeFocused();
   await expect(page.getByRole("heading", { name: /Copy your new token/ })).toHaveCount(0);
   await expect(page.getByLabel("Token value")).toHaveCount(0);
+});
+
+test("a custom token (clients read, jobs write): listed with its access, holds exactly that against the API", async ({
+  page,
+  request,
+}) => {
+  await page.goto("/settings/api-tokens");
+  await signIn(page, "owner@birch.test");
+  await page.getByLabel("Name").fill("Invoicing sync");
+  await page.getByRole("radio", { name: /Custom/ }).check();
+  // Each resource has its own labelled select; what the API cannot write offers no write.
+  await expect(page.getByLabel("Time logs")).toHaveValue("none");
+  await expect(page.getByLabel("Time logs").locator("option")).toHaveText(["No access", "Read"]);
+  await page.getByLabel("Clients").selectOption("read");
+  await page.getByLabel("Jobs").selectOption("write");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, "api-tokens-custom-form-phone.png"), fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.getByRole("button", { name: "Create token" }).click();
+  const value = await page.getByLabel("Token value").inputValue();
+
+  const row = page
+    .getByRole("list", { name: "Your tokens" })
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { name: "Invoicing sync", exact: true }) });
+  await expect(row).toContainText("Write: jobs · Read: clients");
+
+  const headers = { Authorization: `Bearer ${value}`, Accept: "application/json" };
+  expect((await request.get("/api/v1/clients", { headers })).status()).toBe(200);
+  const create = await request.post("/api/v1/clients", { headers, data: { name: "Should not exist" } });
+  expect(create.status()).toBe(403);
+  expect(await create.json()).toEqual({ message: "This token can only read clients." });
+  const jobs = await request.get("/api/v1/jobs?limit=1", { headers });
+  const [job] = (await jobs.json()).data;
+  const update = await request.put(`/api/v1/jobs/${job.uuid}`, { headers, data: { description: "Invoiced" } });
+  expect(update.status()).toBe(200);
+  expect((await update.json()).description).toBe("Invoiced");
+  const timeLogs = await request.get("/api/v1/time-logs", { headers });
+  expect(timeLogs.status()).toBe(403);
+  expect(await timeLogs.json()).toEqual({ message: "This token has no access to time logs." });
+  const described = await request.get("/api/v1/token", { headers });
+  expect(described.status()).toBe(200);
+  expect((await described.json()).access).toEqual({
+    clients: "read",
+    contacts: "none",
+    jobs: "write",
+    users: "none",
+    time_logs: "none",
+    webhooks: "none",
+  });
+
+  // Its last use shows in the list, with the user agent it came with.
+  await page.reload();
+  await expect(row).toContainText("Last used");
+  await expect(row.getByText("never", { exact: true })).toHaveCount(0);
+  await page.screenshot({ path: path.join(SCREENSHOTS, "api-tokens-custom-listed-phone.png"), fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
 
 test("a token needs a name", async ({ page }) => {

@@ -69,3 +69,44 @@ test("API answers are not stored by caches and carry nosniff and no-referrer; th
   expect(document.headers()["cache-control"]).toMatch(/max-age=\d+/);
   expect(document.headers()["x-content-type-options"]).toBe("nosniff");
 });
+
+/** Whether an answer carries the page headers: a CSP with a nonce and no framing. */
+function expectPageHeaders(headers: Record<string, string>) {
+  expect(headers["x-frame-options"]).toBe("DENY");
+  expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+  expect(scriptSrc(headers["content-security-policy"])).toMatch(/'nonce-[A-Za-z0-9+/=]{16,}'/);
+}
+
+test("prefetches of a page carry the page headers too", async ({ request }) => {
+  const prefetches: Record<string, string>[] = [{ Purpose: "prefetch" }, { "Next-Router-Prefetch": "1" }];
+  for (const prefetch of prefetches) {
+    const response = await request.get("/signin", { headers: prefetch });
+    expect(response.status(), JSON.stringify(prefetch)).toBe(200);
+    expectPageHeaders(response.headers());
+  }
+});
+
+test("next-auth's own pages carry the page headers; a GET of the credentials callback goes back to sign in", async ({
+  request,
+}) => {
+  for (const path of ["/api/auth/signout", "/api/auth/verify-request", "/api/auth/error"]) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).toBeLessThan(500);
+    expectPageHeaders(response.headers());
+  }
+  const callback = await request.get("/api/auth/callback/credentials", { maxRedirects: 0 });
+  expect(callback.status()).toBe(303);
+  expect(callback.headers().location).toMatch(/\/signin\?error=SignInFailed$/);
+});
+
+test("a POST to a page that claims multipart form data but sends none is a 400, not a 500", async ({ request }) => {
+  for (const path of ["/", "/signin", "/settings/profile"]) {
+    const response = await request.post(path, {
+      headers: { "Content-Type": "multipart/form-data; boundary=x" },
+      data: "not multipart at all",
+      maxRedirects: 0,
+    });
+    expect(response.status(), path).toBe(400);
+    expectPageHeaders(response.headers());
+  }
+});

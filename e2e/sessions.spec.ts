@@ -5,6 +5,7 @@ test("a copy of the session cookie stops working once its person signs out", asy
   await signIn(page, "groups@acme.test");
   await expect(page.getByRole("heading", { name: "API tokens" })).toBeVisible();
   const copied = await page.context().cookies();
+  expect((await (await page.request.get("/api/auth/session")).json()).user.email).toBe("groups@acme.test");
 
   await signOut(page);
 
@@ -13,6 +14,8 @@ test("a copy of the session cookie stops working once its person signs out", asy
   const stolen = await thief.newPage();
   await stolen.goto("/settings/api-tokens");
   await expect(stolen).toHaveURL(/\/signin\?callbackUrl=/);
+  // next-auth's own session endpoint agrees: no session.
+  expect(await (await thief.request.get("/api/auth/session")).json()).toEqual({});
   await thief.close();
 });
 

@@ -69,11 +69,12 @@ wait_answers() {
 }
 
 cleanup() {
+  set +e # servers already stopped leave nothing to find
   for p in "$port" "$pg_port" "$upstash_port"; do
     pid=$(ss -ltnpH "sport = :$p" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
     [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null
   done
-  true
+  return 0
 }
 trap cleanup EXIT
 
@@ -178,6 +179,7 @@ example=$(awk '/^ *```json/ { f = 1; s = ""; next } f && /^ *```/ { f = 0; if (s
 [ "$(sed "s/\"applied\":…/\"applied\":$migrations/" <<<"$example" | jq -S .)" = "$(jq -S . "$work/health.json")" ] ||
   fail "GET /api/health answered $(cat "$work/health.json"), the README shows $example"
 cat "$work/health.json"
+echo
 
 say "Onboarding a firm, and token:create"
 bash -euo pipefail -c "$(block "## Onboarding a firm" 1)" >"$work/onboarding.log" 2>&1 ||

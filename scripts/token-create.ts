@@ -1,14 +1,18 @@
-// `npm run token:create -- --email <user email> --name <name> [--tenant <tenant id>] [--scope read|read_write]
-// [--expires-days <days>|none]`: mints a personal access token for a user and prints it once. The same library
-// function backs the API tokens page; like the page, it defaults to read_write and 90 days.
+// `npm run token:create -- --email <user email> --name <name> [--tenant <tenant id>]
+// [--access clients:read,time_logs:read | --scope read|read_write] [--expires-days <days>|none]`: mints a personal
+// access token for a user and prints it once. The same library function backs the API tokens page; like the page,
+// it defaults to Full access (the old read_write) and no expiry.
 import { parseArgs } from "node:util";
-import type { TokenScope } from "@/lib/generated/prisma/enums";
-import { createApiTokenForEmail, DEFAULT_TOKEN_EXPIRY_DAYS, TOKEN_SCOPES } from "@/lib/tokens";
+import { createApiTokenForEmail } from "@/lib/tokens";
+import { accessSummary, parseAccessList, TOKEN_PRESETS, type TokenAccess } from "@/lib/tokens/access";
 import { runCommand } from "./command";
 
 const USAGE =
   "Usage: npm run token:create -- --email <user email> --name <token name> [--tenant <tenant id>]" +
-  " [--scope read|read_write] [--expires-days <days>|none]";
+  " [--access <resource:level,…> | --scope read|read_write] [--expires-days <days>|none]";
+
+/** The old scopes name the presets. */
+const SCOPES: Record<string, TokenAccess> = { read: TOKEN_PRESETS.read, read_write: TOKEN_PRESETS.full };
 
 await runCommand(async (client) => {
   const { values } = parseArgs({
@@ -16,23 +20,33 @@ await runCommand(async (client) => {
       email: { type: "string" },
       name: { type: "string" },
       tenant: { type: "string" },
-      scope: { type: "string", default: "read_write" },
-      "expires-days": { type: "string", default: String(DEFAULT_TOKEN_EXPIRY_DAYS) },
+      scope: { type: "string" },
+      access: { type: "string" },
+      "expires-days": { type: "string", default: "none" },
     },
   });
   if (!values.email || !values.name) throw new Error(USAGE);
-  if (!(TOKEN_SCOPES as readonly string[]).includes(values.scope))
+  if (values.scope && values.access) throw new Error(`Give --access or --scope, not both.\n${USAGE}`);
+  if (values.scope && !Object.hasOwn(SCOPES, values.scope))
     throw new Error(`--scope must be read or read_write.\n${USAGE}`);
+  let access = values.scope ? SCOPES[values.scope] : TOKEN_PRESETS.full;
+  if (values.access !== undefined) {
+    try {
+      access = parseAccessList(values.access);
+    } catch (error) {
+      throw new Error(`--access: ${(error as Error).message}\n${USAGE}`);
+    }
+  }
   const days = values["expires-days"];
   if (days !== "none" && !/^[1-9]\d{0,4}$/.test(days))
     throw new Error(`--expires-days must be a whole number of days (1 to 99999) or "none".\n${USAGE}`);
   const tenantId = values.tenant ? Number(values.tenant) : undefined;
   const { token, summary, user } = await createApiTokenForEmail(client, values.email, values.name, tenantId, {
-    scope: values.scope as TokenScope,
+    access,
     expiresInDays: days === "none" ? null : Number(days),
   });
   const expiry = summary.expiresAt ? `expires ${summary.expiresAt.toISOString()}` : "never expires";
   console.log(
-    `Token "${values.name}" (${summary.scope}, ${expiry}) for ${user.email} (${user.tenant.name}). It is shown this once; keep it safe:\n${token}`,
+    `Token "${values.name}" (${accessSummary(summary.access)}, ${expiry}) for ${user.email} (${user.tenant.name}). It is shown this once; keep it safe:\n${token}`,
   );
 });

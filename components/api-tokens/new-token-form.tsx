@@ -2,20 +2,26 @@
 
 import { useActionState, useState } from "react";
 import { type CreateTokenState, createToken } from "@/app/settings/api-tokens/actions";
-import { DEFAULT_TOKEN_EXPIRY_DAYS, TOKEN_EXPIRY_DAYS } from "@/lib/tokens/options";
+import { type AccessLevel, levelsOf, PRESET_LABELS, resourceLabel, TOKEN_RESOURCES } from "@/lib/tokens/access";
+import { TOKEN_EXPIRY_DAYS } from "@/lib/tokens/options";
 import { primaryButton, textInput } from "../styles";
 import { SubmitButton } from "../submit-button";
 import { useDeletions } from "./deletions";
 import { NewTokenValue } from "./new-token-value";
 
-const SCOPES = [
-  { value: "read_write", label: "Read & write", hint: "Everything your role allows." },
-  { value: "read", label: "Read only", hint: "GET requests only; any change is refused." },
+/** The spec says tokens do not expire: "No expiry" is the default (decisions.md, Tokens). */
+const DEFAULT_EXPIRY = "never";
+const PRESETS = [
+  { value: "full", hint: "Everything your role allows." },
+  { value: "read", hint: "Reads everything your role may see; any change is refused." },
+  { value: "custom", hint: "Choose per resource." },
 ] as const;
+const LEVEL_LABELS: Record<AccessLevel, string> = { none: "No access", read: "Read", write: "Read and write" };
 
 export function NewTokenForm() {
   const [state, formAction] = useActionState<CreateTokenState, FormData>(createToken, { status: "idle" });
-  const [expiry, setExpiry] = useState(String(DEFAULT_TOKEN_EXPIRY_DAYS));
+  const [expiry, setExpiry] = useState<string>(DEFAULT_EXPIRY);
+  const [preset, setPreset] = useState<string>("full");
   const { deleted } = useDeletions();
   const invalid = state.status === "invalid";
   return (
@@ -26,10 +32,11 @@ export function NewTokenForm() {
       {state.status === "created" && !deleted.has(state.id) && (
         <NewTokenValue key={state.token} name={state.name} token={state.token} />
       )}
-      {/* React resets the form's fields after each submission: the warning follows the reset select. */}
+      {/* React resets the form's fields after each submission: the note and the custom choice follow the reset. */}
       <form
         action={(form) => {
-          setExpiry(String(DEFAULT_TOKEN_EXPIRY_DAYS));
+          setExpiry(DEFAULT_EXPIRY);
+          setPreset("full");
           formAction(form);
         }}
         className="mt-4 space-y-4"
@@ -59,41 +66,66 @@ export function NewTokenForm() {
           <select
             id="token-expires"
             name="expires"
-            defaultValue={DEFAULT_TOKEN_EXPIRY_DAYS}
+            defaultValue={DEFAULT_EXPIRY}
             onChange={(event) => setExpiry(event.target.value)}
-            aria-describedby={expiry === "never" ? "token-expires-warning" : undefined}
+            aria-describedby={expiry === "never" ? "token-expires-note" : undefined}
             className={`${textInput} sm:max-w-xs`}
           >
+            <option value="never">No expiry</option>
             {TOKEN_EXPIRY_DAYS.map((days) => (
               <option key={days} value={days}>
                 In {days} days
               </option>
             ))}
-            <option value="never">No expiry</option>
           </select>
           {expiry === "never" && (
-            <p id="token-expires-warning" className="text-sm font-medium text-amber-800">
-              A token without expiry works until someone deletes it: if it leaks, it can be used for as long as nobody
-              notices. Prefer an expiry and create a new token when it ends.
+            <p id="token-expires-note" className="text-sm text-slate-600">
+              It works until you delete it. For a token that leaves your hands, an expiry limits what a leak can do.
             </p>
           )}
         </div>
         <fieldset className="space-y-1.5">
           <legend className="text-sm font-medium">Access</legend>
-          {SCOPES.map((scope, i) => (
-            <label key={scope.value} className="flex items-start gap-2 text-sm">
+          {PRESETS.map((option) => (
+            <label key={option.value} className="flex items-start gap-2 text-sm">
               <input
                 type="radio"
-                name="scope"
-                value={scope.value}
-                defaultChecked={i === 0}
-                className="mt-1 h-4 w-4 accent-slate-900"
+                name="preset"
+                value={option.value}
+                defaultChecked={option.value === "full"}
+                onChange={(event) => setPreset(event.target.value)}
+                className="mt-1 h-4 w-4 shrink-0 accent-slate-900"
               />
               <span>
-                <span className="font-medium">{scope.label}</span> <span className="text-slate-600">{scope.hint}</span>
+                <span className="font-medium">{PRESET_LABELS[option.value]}</span>{" "}
+                <span className="text-slate-600">{option.hint}</span>
               </span>
             </label>
           ))}
+          {preset === "custom" && (
+            <div className="mt-2 grid gap-x-4 gap-y-2 sm:max-w-md sm:grid-cols-[auto_1fr] sm:items-center">
+              {TOKEN_RESOURCES.map((resource) => (
+                <div key={resource} className="contents">
+                  <label htmlFor={`token-access-${resource}`} className="text-sm first-letter:uppercase">
+                    {resourceLabel(resource)}
+                  </label>
+                  <select
+                    id={`token-access-${resource}`}
+                    name={`access.${resource}`}
+                    defaultValue="none"
+                    className={`${textInput} mb-1 sm:mb-0`}
+                  >
+                    {levelsOf(resource).map((level) => (
+                      <option key={level} value={level}>
+                        {LEVEL_LABELS[level]}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              ))}
+              <p className="text-sm text-slate-600 sm:col-span-2">Your role can still allow less than you choose.</p>
+            </div>
+          )}
         </fieldset>
         <SubmitButton label="Create token" pendingLabel="Creating…" className={primaryButton} />
       </form>

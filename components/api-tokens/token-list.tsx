@@ -1,9 +1,9 @@
 import { revokeFirmTokenAction } from "@/app/settings/api-tokens/actions";
 import type { FirmTokenSummary, TokenSummary } from "@/lib/tokens";
+import { accessSummary } from "@/lib/tokens/access";
 import { DeleteTokenButton } from "./delete-token-button";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-export const SCOPE_LABELS = { read: "Read only", read_write: "Read & write" } as const;
 
 /** "Expires in 12 days", "Expired" or "Never expires", as of `now`. */
 export function expiryText(expiresAt: Date | null, now = Date.now()): string {
@@ -14,7 +14,7 @@ export function expiryText(expiresAt: Date | null, now = Date.now()): string {
 }
 
 /**
- * Tokens: name, scope, created, expiry, last used, last four characters; never a value. The person's own, each with
+ * Tokens: name, access, created, expiry, last use (when, from where, with what), last four characters; never a value. The person's own, each with
  * Delete; or, with `firm`, everyone's in the firm with the person too, each with Revoke.
  */
 export function TokenList({
@@ -66,7 +66,7 @@ export function TokenList({
                   </>
                 )}
                 <dt>Access</dt>
-                <dd>{SCOPE_LABELS[token.scope]}</dd>
+                <dd className="break-words">{accessSummary(token.access)}</dd>
                 <dt>Ends in</dt>
                 <dd>
                   <code className="font-mono text-slate-900">…{token.lastFour}</code>
@@ -84,7 +84,15 @@ export function TokenList({
                   )}
                 </dd>
                 <dt>Last used</dt>
-                <dd>{token.lastUsedAt ? when(token.lastUsedAt) : "never"}</dd>
+                <dd className="break-words">
+                  {token.lastUsedAt ? when(token.lastUsedAt) : "never"}
+                  {token.lastUsedAddress && <> from {token.lastUsedAddress}</>}
+                  {token.lastUsedUserAgent && (
+                    <span className="block text-slate-500" title={token.lastUsedUserAgent}>
+                      {token.lastUsedUserAgent}
+                    </span>
+                  )}
+                </dd>
               </dl>
             </div>
             {person ? (

@@ -24,7 +24,6 @@ export function InviteLink({
       fieldId={`invite-link-${link.slice(-8)}`}
       value={link}
       what="link"
-      rows={3}
       copyLabel="Copy link"
     >
       Send it to {email} yourself: nothing is emailed. It works once, until{" "}

@@ -6,8 +6,8 @@ import { clientAddress } from "@/lib/client-address";
 import { ApiError, unauthenticated } from "@/lib/core/errors";
 import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { TokenScope } from "@/lib/generated/prisma/enums";
 import { hashToken, isWellFormedToken } from "@/lib/tokens";
+import type { TokenAccess } from "@/lib/tokens/access";
 
 /** One row of the authentication query: the token, its user's own fields (as the caller carries them), role and tenant. */
 type TokenOwnerRow = Omit<Caller["user"], "id"> & {
@@ -17,7 +17,7 @@ type TokenOwnerRow = Omit<Caller["user"], "id"> & {
   tokenName: string;
   lastUsedAt: Date | null;
   expiresAt: Date | null;
-  scope: TokenScope;
+  access: TokenAccess;
   userId: number;
   archivedDate: Date | null;
   roleName: string;
@@ -29,8 +29,10 @@ type TokenOwnerRow = Omit<Caller["user"], "id"> & {
 const pick = <T, K extends keyof T>(from: T, keys: K[]) =>
   Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;
 
-/** `last_used_at` is written at most this often per token, not on every request. */
+/** The token's last use (time, address, user agent) is written at most this often per token, not on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** A user agent is kept to this many characters. */
+const USER_AGENT_MAX = 300;
 
 /** Resolves the caller from the bearer token; anything but a known token of an active user is a 401. */
 export async function authenticate(client: PrismaClient, token: string | null, headers?: Headers): Promise<Caller> {
@@ -41,7 +43,7 @@ export async function authenticate(client: PrismaClient, token: string | null, h
   const [row] = await client.$queryRaw<TokenOwnerRow[]>`
     SELECT t.id, t.tenant_id AS "tenantId", t.token_hash AS "tokenHash", t.name AS "tokenName",
            t.last_used_at AS "lastUsedAt",
-           t.expires_at AS "expiresAt", t.scope::text AS scope,
+           t.expires_at AS "expiresAt", t.access,
            u.id AS "userId", u.firstname, u.lastname, u.email::text AS email, u.timezone,
            u.client_access::text AS "clientAccess", u.is_owner AS "isOwner", u.archived_date AS "archivedDate",
            r.name AS "roleName", r.permissions, tn.name AS "tenantName", tn.timezone AS "tenantTimezone"
@@ -59,6 +61,7 @@ export async function authenticate(client: PrismaClient, token: string | null, h
       `Unauthenticated: this token expired on ${row.expiresAt.toISOString()}. Create a new one on the API tokens page.`,
     );
 
+  const address = clientAddress(headers);
   const now = Date.now();
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     // Conditional, so that concurrent requests on many instances still write once per interval.
@@ -68,7 +71,11 @@ export async function authenticate(client: PrismaClient, token: string | null, h
         id: row.id,
         OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: new Date(now - LAST_USED_RESOLUTION_MS) } }],
       },
-      data: { lastUsedAt: new Date(now) },
+      data: {
+        lastUsedAt: new Date(now),
+        lastUsedAddress: address,
+        lastUsedUserAgent: headers?.get("user-agent")?.slice(0, USER_AGENT_MAX) || null,
+      },
     });
   }
 
@@ -82,8 +89,9 @@ export async function authenticate(client: PrismaClient, token: string | null, h
     permissions: permissionsOf(row, { permissions: row.permissions ?? [] }),
     tokenId: row.id,
     tokenName: row.tokenName,
-    address: clientAddress(headers),
-    tokenScope: row.scope,
+    address,
+    // The database's CHECK keeps it whole (lib/tokens/access.ts): no parsing on every request.
+    tokenAccess: row.access,
     db: tenantDb(client, row.tenantId),
   };
 }

@@ -1,6 +1,6 @@
 // The API wrapper every route file uses. A route file declares, per method, what its endpoint needs (permission,
 // the record its path names, query and body schemas) and a handler; the wrapper runs token authentication within
-// the rate limits, then the checks in the order decisions.md fixes (401 token → 403 read-only token → 403 permission → 404/403 record →
+// the rate limits, then the checks in the order decisions.md fixes (401 token → 403 the token's access → 403 permission → 404/403 record →
 // 422 query or body shape → the handler's own 422s), runs a POST or PUT with an Idempotency-Key once per key
 // (lib/api/idempotency.ts), and maps every error to its JSON answer.
 import { after } from "next/server";
@@ -14,6 +14,7 @@ import { databaseFault } from "@/lib/db/faults";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
 import { bearerToken } from "@/lib/tokens";
+import { accessRefusal, eventsRefusal, type TokenResource } from "@/lib/tokens/access";
 import { deliverDue } from "@/lib/webhooks/dispatch";
 import { authenticate } from "./authenticate";
 import { idempotent } from "./idempotency";
@@ -23,7 +24,7 @@ import { faultAnswer, logThrottled, serviceUnavailable } from "./unavailable";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
-/** What a `read` token may call. */
+/** Methods that only read: a token needs `read` access to the route's resource for them, `write` for the others. */
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export type PathParams = Record<string, string | string[]>;
@@ -60,6 +61,11 @@ interface RouteOptions {
   rateLimit?: EndpointRateLimit;
 }
 
+/** What the wrapper needs of a route beyond its endpoints. */
+interface Route extends RouteOptions {
+  resource: TokenResource | null;
+}
+
 type NextContext = { params: Promise<PathParams> };
 type NextHandler = (request: Request, context: NextContext) => Promise<Response>;
 /** What an admitted request gets: its endpoint's answer, or an error for a path or method that has none. */
@@ -76,9 +82,13 @@ export const created = (body: unknown) => new JsonResponse(201, body);
 
 /**
  * Builds all the exports of a route file from its endpoints:
- * `export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({ GET: endpoint({ handler: … }) })`.
+ * `export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("clients", { GET: endpoint({ handler: … }) })`.
+ * The first argument is the resource the path belongs to, whose token access (lib/tokens/access.ts) its methods
+ * need: read for GET, write for the others; null only for paths about the caller itself (/me, /token), which need
+ * none. It comes first and is required, so that no route file can leave it out.
  */
 export function apiRoute(
+  resource: TokenResource | null,
   endpoints: Partial<Record<Method, AnyEndpoint>>,
   { rateLimit }: RouteOptions = {},
 ): Record<Method | "OPTIONS", NextHandler> {
@@ -89,17 +99,19 @@ export function apiRoute(
   const entries = METHODS.map((method): [Method, NextHandler] => {
     const spec = endpoints[method];
     const answer = spec ? answerWith(spec) : methodNotAllowed;
-    return [method, (request, context) => handle(request, context, answer, rateLimit)];
+    // A method the path does not have is a 405 whatever the token holds.
+    const route = { resource: spec ? resource : null, rateLimit };
+    return [method, (request, context) => handle(request, context, answer, route)];
   });
-  const options: NextHandler = async () => new Response(null, { status: 204, headers: { Allow: allow } });
-  return { ...(Object.fromEntries(entries) as Record<Method, NextHandler>), OPTIONS: options };
+  const preflight: NextHandler = async () => new Response(null, { status: 204, headers: { Allow: allow } });
+  return { ...(Object.fromEntries(entries) as Record<Method, NextHandler>), OPTIONS: preflight };
 }
 
 /** The answer for any path under /api/v1 that names no endpoint (after authentication, like every path). */
 export const unknownPath = Object.fromEntries(
   METHODS.map((m): [Method, NextHandler] => [
     m,
-    (request, context) => handle(request, context, refuseWith(notFound("Endpoint"))),
+    (request, context) => handle(request, context, refuseWith(notFound("Endpoint")), { resource: null }),
   ]),
 ) as Record<Method, NextHandler>;
 
@@ -108,12 +120,7 @@ export const unknownPath = Object.fromEntries(
  * answer is a 503 before any work; a database fault is a 503, and a GET that met a connection broken by a database
  * restart is run once more first (lib/api/unavailable.ts).
  */
-async function handle(
-  request: Request,
-  context: NextContext,
-  answer: Answer,
-  rateLimit?: EndpointRateLimit,
-): Promise<Response> {
+async function handle(request: Request, context: NextContext, answer: Answer, route: Route): Promise<Response> {
   // What no route would otherwise see to: an over-long URL, a trailing slash (also answered by proxy.ts for %-paths).
   const refused = refusedApiPath(request.url, new URL(request.url).pathname);
   if (refused) return refused;
@@ -122,9 +129,9 @@ async function handle(
     return serviceUnavailable("overloaded").toResponse();
   }
   try {
-    const first = await attempt(request, context, answer, rateLimit);
+    const first = await attempt(request, context, answer, route);
     if (first.error && request.method === "GET" && databaseFault(first.error) === "connection-lost") {
-      return finish(await attempt(request, context, answer, rateLimit));
+      return finish(await attempt(request, context, answer, route));
     }
     return finish(first);
   } finally {
@@ -142,7 +149,7 @@ async function attempt(
   request: Request,
   context: NextContext,
   answer: Answer,
-  rateLimit?: EndpointRateLimit,
+  { resource, rateLimit }: Route,
 ): Promise<Attempt> {
   let rateLimitHeaders: Record<string, string> = {};
   try {
@@ -150,8 +157,10 @@ async function attempt(
       authenticate(await prisma(), bearerToken(request), request.headers),
     );
     rateLimitHeaders = admission.headers;
-    if (admission.caller.tokenScope === "read" && !READ_METHODS.has(request.method))
-      throw forbidden("This token is read-only.");
+    const refusal =
+      resource &&
+      accessRefusal(admission.caller.tokenAccess, resource, READ_METHODS.has(request.method) ? "read" : "write");
+    if (refusal) throw forbidden(refusal);
     assertAcceptsJson(request);
     return { response: await answer(request, context, admission.caller), rateLimitHeaders };
   } catch (error) {
@@ -189,6 +198,12 @@ function answerWith(spec: AnyEndpoint): Answer {
       return Response.json(result);
     });
   };
+}
+
+/** A webhook endpoint's events need read access to what they carry (lib/tokens/access.ts): 403 otherwise. */
+export function requireTokenReadsEvents(caller: Caller, events: readonly string[] | undefined) {
+  const refusal = events && eventsRefusal(caller.tokenAccess, events);
+  if (refusal) throw forbidden(refusal);
 }
 
 /** A write may have recorded webhook events: they are attempted once the answer is sent (lib/webhooks/dispatch.ts). */

@@ -1,13 +1,14 @@
 // A signed-in person's own account: name, time zone and password, and ending their sessions. Every function takes
 // the person from the caller (the session), never from a form.
-import bcrypt from "bcryptjs";
 import { z } from "zod";
 import { changesBetween } from "@/lib/audit/entries";
 import { recordAudit, webActor } from "@/lib/audit/mutations";
 import type { Changes } from "@/lib/audit/schemas";
 import { isStorableText } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
+import { comparePassword, hashPassword } from "./password-hash";
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from "./password-rules";
+import { throttledPasswordCheck } from "./sign-in";
 
 export interface AccountOwner {
   tenantId: number;
@@ -102,20 +103,33 @@ const ownEntry = (
 
 /**
  * Sets a new password if `current` is the person's password, and ends all their sessions (this one is renewed by
- * the caller). Returns the new session version, or null when the current password is wrong.
+ * the caller). The current password is checked under the sign-in limits (a session is no way around them), with
+ * the request's `headers` giving the address. Returns the new session version, "wrong-password", or "throttled"
+ * when a limit refused the check.
  */
-export async function changePassword(owner: AccountOwner, current: string, next: string): Promise<number | null> {
+export async function changePassword(
+  owner: AccountOwner,
+  current: string,
+  next: string,
+  headers?: Headers,
+): Promise<number | "wrong-password" | "throttled"> {
   const client = await prisma();
   const where = ownRow(owner);
   const user = await client.user.findUnique({
     where,
-    select: { passwordHash: true, firstname: true, lastname: true },
+    select: { email: true, passwordHash: true, firstname: true, lastname: true },
   });
-  if (!user?.passwordHash || !(await bcrypt.compare(current, user.passwordHash))) return null;
+  const hash = user?.passwordHash;
+  if (!user || !hash) return "wrong-password";
+  const attempt = await throttledPasswordCheck(user.email, headers, async () =>
+    (await comparePassword(current, hash)) ? true : null,
+  );
+  if (attempt.outcome === "throttled") return "throttled";
+  if (attempt.outcome === "refused") return "wrong-password";
   const [updated] = await client.$transaction([
     client.user.update({
       where,
-      data: { passwordHash: await bcrypt.hash(next, 10), sessionVersion: { increment: 1 } },
+      data: { passwordHash: await hashPassword(next), sessionVersion: { increment: 1 } },
       select: { sessionVersion: true },
     }),
     recordAudit(
@@ -136,4 +150,12 @@ export async function endSessions(owner: AccountOwner, sessionVersion: number) {
     where: { tenantId: owner.tenantId, id: owner.userId, sessionVersion },
     data: { sessionVersion: { increment: 1 } },
   });
+}
+
+/** Whether a session of this user with this version is still current: the user active and the version not moved on. */
+export async function sessionIsCurrent(owner: AccountOwner, sessionVersion: number): Promise<boolean> {
+  const count = await (await prisma()).user.count({
+    where: { tenantId: owner.tenantId, id: owner.userId, archivedDate: null, sessionVersion },
+  });
+  return count > 0;
 }

@@ -2,7 +2,8 @@
 // lib/api/authenticate.ts builds it from a bearer token; every read and write of a resource takes it.
 import type { Permission } from "@/lib/auth/permissions";
 import type { TenantDb } from "@/lib/db/tenant";
-import type { ClientAccess, TokenScope } from "@/lib/generated/prisma/enums";
+import type { ClientAccess } from "@/lib/generated/prisma/enums";
+import type { TokenAccess } from "@/lib/tokens/access";
 
 export interface Caller {
   tenant: { id: number; name: string; timezone: string };
@@ -22,7 +23,7 @@ export interface Caller {
   tokenName: string;
   /** The client's address where a trusted proxy tells it (lib/client-address.ts), else null. */
   address: string | null;
-  /** `read` tokens may only read (lib/api/route.ts refuses their writes). */
-  tokenScope: TokenScope;
+  /** What the token may touch per resource (lib/tokens/access.ts), checked by lib/api/route.ts before the role. */
+  tokenAccess: TokenAccess;
   db: TenantDb;
 }

@@ -8,7 +8,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { SIGN_IN_PATH } from "@/lib/paths";
-import { endSessions } from "./account";
+import { endSessions, sessionIsCurrent } from "./account";
 import { authorizeSignIn } from "./sign-in";
 
 // Outside production (`next dev`) a fixed secret keeps sign-in working with no setup; it signs nothing
@@ -39,11 +39,13 @@ export const authOptions: NextAuthOptions = {
       }
       return token;
     },
-    session({ session, token }) {
-      if (token.tenantId && token.userId && token.sessionVersion !== undefined) {
-        const { tenantId, userId, sessionVersion } = token;
-        session.user = { ...session.user, tenantId, userId, sessionVersion };
-      }
+    // Also what /api/auth/session answers: an ended session (signed out, password changed, user archived) is no
+    // session there either, as on the pages (lib/auth/session.ts). next-auth answers `{}` for "no session".
+    async session({ session, token }) {
+      if (!token.tenantId || !token.userId || token.sessionVersion === undefined) return session;
+      const { tenantId, userId, sessionVersion } = token;
+      if (!(await sessionIsCurrent({ tenantId, userId }, sessionVersion))) return {} as typeof session;
+      session.user = { ...session.user, tenantId, userId, sessionVersion };
       return session;
     },
   },

@@ -1,7 +1,6 @@
 // Signing in with email and password: the credential check and the sign-in throttling (decisions.md, "Tokens and
 // sign-in"). next-auth's Credentials provider (lib/auth/options.ts) calls authorizeSignIn; nothing here depends on
 // next-auth.
-import bcrypt from "bcryptjs";
 import { z } from "zod";
 import { recordSignIn } from "@/lib/audit/mutations";
 import { clientAddress } from "@/lib/client-address";
@@ -9,7 +8,8 @@ import { isStorableText } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { createRateLimiter } from "@/lib/ratelimit";
-import { SIGN_IN_RATE_LIMITED } from "./sign-in-errors";
+import { comparePassword, PasswordChecksBusy } from "./password-hash";
+import { SIGN_IN_BUSY, SIGN_IN_FAILED, SIGN_IN_RATE_LIMITED } from "./sign-in-errors";
 
 /** Who signed in: what the session carries. */
 export interface SignInIdentity {
@@ -56,11 +56,11 @@ export async function verifyCredentials(
     orderBy: [{ tenantId: "asc" }, { id: "asc" }],
   });
   if (candidates.length === 0) {
-    await bcrypt.compare(password, NO_USER_HASH);
+    await comparePassword(password, NO_USER_HASH);
     return null;
   }
   for (const user of candidates) {
-    if (user.passwordHash && (await bcrypt.compare(password, user.passwordHash))) {
+    if (user.passwordHash && (await comparePassword(password, user.passwordHash))) {
       return {
         tenantId: user.tenantId,
         userId: user.id,
@@ -109,11 +109,77 @@ async function emailKey(client: PrismaClient, email: string): Promise<string> {
 }
 
 /**
- * Checks an email and password within the sign-in limits. Where the client's address is known (a trusted proxy,
- * lib/client-address.ts), an address that failed too often for this email, or for too many emails, is refused.
- * Recent failures for the email from any address make the attempt wait before it is judged (`wait`, injectable for
- * tests). The right password from an address that has not failed is never refused. Returns the identity, null for
- * wrong credentials, or throws SIGN_IN_RATE_LIMITED.
+ * Password checks for one email run one at a time on this instance (the rest wait their turn, costing no CPU), so a
+ * burst against one account holds one worker and people signing in to other accounts keep theirs.
+ */
+const checksByEmail = new Map<string, Promise<unknown>>();
+function inTurn<T>(key: string, check: () => Promise<T>): Promise<T> {
+  const turn = (checksByEmail.get(key) ?? Promise.resolve()).then(check, check);
+  const settled = turn.catch(() => {});
+  checksByEmail.set(key, settled);
+  void settled.then(() => {
+    if (checksByEmail.get(key) === settled) checksByEmail.delete(key);
+  });
+  return turn;
+}
+
+/** What became of an attempt: the three outcomes stay separate so that each can be recorded. */
+export type PasswordAttempt<T> =
+  /** Not checked: a limit was reached (`limit`), or this instance has all the password checks it can take (`busy`). */
+  { outcome: "throttled"; reason: "limit" | "busy" } | { outcome: "refused" } | { outcome: "succeeded"; value: T };
+
+/**
+ * Runs a password check (`check`, null for a wrong password) within the sign-in limits. Every attempt first counts
+ * as a failure (atomically, in the limiters), so that parallel attempts cannot pass a limit; a check that succeeds
+ * takes its counts back. Where the client's address is known (a trusted proxy, lib/client-address.ts), an address
+ * that failed too often for this email, or for too many emails, is refused before any check. Earlier failures for
+ * the email from any address make the check wait (`wait`, injectable for tests). So the right password from an
+ * address that has not failed is never refused.
+ */
+export async function throttledPasswordCheck<T>(
+  email: string,
+  headers: Headers | Record<string, string | string[] | undefined> | undefined,
+  check: () => Promise<T | null>,
+  wait: (ms: number) => Promise<void> = sleep,
+): Promise<PasswordAttempt<T>> {
+  const key = await emailKey(await prisma(), email);
+  const address = clientAddress(headers);
+  const emailAtAddress = `${key} ${address}`;
+  const [atAddress, fromAddress] = await Promise.all([
+    address ? failuresPerEmailAddress.limit(emailAtAddress) : null,
+    address ? failuresPerAddress.limit(address) : null,
+  ]);
+  // What one limiter counted for an attempt the other refused stays counted: given back, it would free a place for
+  // another parallel attempt after this one was already refused, and more than the limit would be checked.
+  if (atAddress?.success === false || fromAddress?.success === false) return { outcome: "throttled", reason: "limit" };
+  const forEmail = await failuresPerEmail.limit(key);
+  const delay = signInDelayMs(FAILURES_COUNTED - forEmail.remaining - 1);
+  if (delay > 0) await wait(delay);
+
+  const giveBack = () =>
+    Promise.all([
+      failuresPerEmail.refund(key),
+      address && failuresPerEmailAddress.refund(emailAtAddress),
+      address && failuresPerAddress.refund(address),
+    ]);
+  let value: T | null;
+  try {
+    value = await inTurn(key, check);
+  } catch (error) {
+    if (!(error instanceof PasswordChecksBusy)) throw error;
+    await giveBack();
+    return { outcome: "throttled", reason: "busy" };
+  }
+  if (value === null) return { outcome: "refused" };
+  await giveBack();
+  return { outcome: "succeeded", value };
+}
+
+/**
+ * Checks an email and password within the sign-in limits (throttledPasswordCheck). Returns the identity, null for
+ * wrong credentials, or throws SIGN_IN_RATE_LIMITED (SIGN_IN_BUSY when the instance has all the password checks it
+ * can take). Any other failure (the database out) throws SIGN_IN_FAILED, its detail only in the server log: next-auth shows an error's message to
+ * the visitor.
  */
 export async function authorizeSignIn(
   credentials: unknown,
@@ -123,30 +189,29 @@ export async function authorizeSignIn(
   const input = signInSchema.safeParse(credentials);
   if (!input.success) return null;
   const { email, password } = input.data;
-  const client = await prisma();
-  const key = await emailKey(client, email);
-  const address = clientAddress(headers);
-  const emailAtAddress = `${key} ${address}`;
-  const [emailLeft, addressLeft, failuresLeft] = await Promise.all([
-    address ? failuresPerEmailAddress.remaining(emailAtAddress) : null,
-    address ? failuresPerAddress.remaining(address) : null,
-    failuresPerEmail.remaining(key),
-  ]);
-  if (emailLeft === 0 || addressLeft === 0) {
-    await recordSignIn(client, "throttled", email, address);
-    throw new Error(SIGN_IN_RATE_LIMITED);
+  let attempt: PasswordAttempt<SignInIdentity>;
+  try {
+    attempt = await throttledPasswordCheck(
+      email,
+      headers,
+      async () => verifyCredentials(await prisma(), email, password),
+      wait,
+    );
+  } catch (error) {
+    console.error("Sign-in failed:", error);
+    throw new Error(SIGN_IN_FAILED);
   }
-  const delay = signInDelayMs(FAILURES_COUNTED - failuresLeft);
-  if (delay > 0) await wait(delay);
-
-  const identity = await verifyCredentials(client, email, password);
-  await recordSignIn(client, identity ? "succeeded" : "failed", email, address, identity);
-  if (!identity) {
-    await Promise.all([
-      failuresPerEmail.limit(key),
-      address && failuresPerEmailAddress.limit(emailAtAddress),
-      address && failuresPerAddress.limit(address),
-    ]);
+  const record = async (outcome: "succeeded" | "failed" | "throttled", identity?: SignInIdentity) =>
+    recordSignIn(await prisma(), outcome, email, clientAddress(headers), identity);
+  switch (attempt.outcome) {
+    case "throttled":
+      if (attempt.reason !== "busy") await record("throttled");
+      throw new Error(attempt.reason === "busy" ? SIGN_IN_BUSY : SIGN_IN_RATE_LIMITED);
+    case "refused":
+      await record("failed");
+      return null;
+    case "succeeded":
+      await record("succeeded", attempt.value);
+      return attempt.value;
   }
-  return identity;
 }

@@ -35,6 +35,9 @@ export function contentSecurityPolicy(nonce: string, { development = false, http
   ].join("; ");
 }
 
+/** A fresh nonce for one answer's CSP. */
+export const newNonce = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+
 /** The headers a page answer gets, besides EVERY_ANSWER_HEADERS. */
 export function pageSecurityHeaders(nonce: string, headers: Headers): Record<string, string> {
   const https = servedOverHttps(headers);

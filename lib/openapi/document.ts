@@ -2,6 +2,7 @@
 // Schemas registered as components (lib/openapi/registry.ts) are named components: answers as output, request bodies as input.
 import { z } from "zod";
 import { validationFailed } from "@/lib/core/errors";
+import { accessRefusal, NO_ACCESS } from "@/lib/tokens/access";
 import { apiSchemas, component, requestBodies, wireSchemas } from "./registry";
 import "@/lib/core/validation";
 import { type Operation, operations } from "./operations";
@@ -30,7 +31,8 @@ const ERROR_RESPONSES: Record<number, [name: string, description: string]> = {
   401: ["Unauthenticated", "The token is missing, malformed, unknown or revoked, or its user is archived"],
   403: [
     "Forbidden",
-    "The record belongs to another tenant or lies outside the caller's visibility, or the role lacks the permission",
+    "The token's access does not cover the operation (x-token-access), or the role lacks the permission, or the " +
+      "record belongs to another tenant or lies outside the caller's visibility",
   ],
   404: ["NotFound", "No such record (also for a malformed uuid)"],
   406: ["NotAcceptable", "The Accept header admits neither application/json nor */*"],
@@ -56,7 +58,18 @@ const TAGS: Record<string, string> = {
   Jobs: "Work for clients: returns, accounts, payroll runs",
   "Time logs": "Time the firm's people spent on jobs",
   Webhooks: "Signed pushes of changes to the firm's integrations (Owners and Admins)",
+  Tokens: "The calling personal access token",
 };
+
+/** The token access an operation needs, as `x-token-access` shows it: `{"clients": "read"}`, `{}` for none. */
+const tokenAccessOf = (op: Operation) => (op.resource ? { [op.resource]: op.method === "get" ? "read" : "write" } : {});
+
+function describedWithAccess(op: Operation) {
+  const needs = Object.entries(tokenAccessOf(op))
+    .map(([resource, level]) => `Token access: ${level} on ${resource}.`)
+    .join("");
+  return [op.description, needs || "Needs no token access."].filter(Boolean).join(" ");
+}
 
 const RATE_LIMIT_HEADERS = {
   "X-RateLimit-Limit": { description: "Requests allowed in the current window", schema: { type: "integer" } },
@@ -158,13 +171,15 @@ function parameters(op: Operation) {
 
 function operationObject(op: Operation) {
   const write = WRITE_METHODS.has(op.method);
-  const errors = [...new Set([...op.errors, ...ALWAYS, ...(write ? IDEMPOTENCY_ERRORS : [])])].sort();
+  const tokenRefusal = op.resource ? [403] : [];
+  const errors = [...new Set([...op.errors, ...tokenRefusal, ...ALWAYS, ...(write ? IDEMPOTENCY_ERRORS : [])])].sort();
   const example = op.response.example ?? (op.response.schema && exampleOf(op.response.schema));
   return {
     tags: [op.tag],
     summary: op.summary,
-    ...(op.description ? { description: op.description } : {}),
+    description: describedWithAccess(op),
     operationId: op.id,
+    "x-token-access": tokenAccessOf(op),
     parameters: [...parameters(op), ...(write ? [idempotencyKeyParameter] : [])],
     ...(op.body
       ? {
@@ -204,6 +219,8 @@ const { message, errors } = validationFailed({
   "contact.email": ["Must be a valid email address."],
 });
 const VALIDATION_EXAMPLE = { message, errors };
+/** A token-access refusal, worded by the same function as the real one. */
+const FORBIDDEN_EXAMPLE = { message: accessRefusal(NO_ACCESS, "time_logs", "read") };
 
 /** The document; `serverUrl` is the API's absolute base URL (generated clients need one to run outside a browser). */
 export function openApiDocument(serverUrl = "http://localhost:3000/api/v1") {
@@ -260,7 +277,10 @@ export function openApiDocument(serverUrl = "http://localhost:3000/api/v1") {
               "application/json":
                 status === "422"
                   ? { schema: schemaOf(validationErrorBody, "output"), example: VALIDATION_EXAMPLE }
-                  : { schema: schemaOf(errorBody, "output") },
+                  : {
+                      schema: schemaOf(errorBody, "output"),
+                      ...(status === "403" ? { example: FORBIDDEN_EXAMPLE } : {}),
+                    },
             },
           },
         ]),

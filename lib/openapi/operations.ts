@@ -16,6 +16,8 @@ import { cursorPaginatedSchema, listAnswerSchema } from "@/lib/core/pagination";
 import { recordId } from "@/lib/core/references";
 import { createJobBody, jobListItemObject, jobObject, listJobsQuery, updateJobBody } from "@/lib/jobs/schemas";
 import { listTimeLogsQuery, timeLogObject } from "@/lib/time-logs/schemas";
+import type { TokenResource } from "@/lib/tokens/access";
+import { tokenObject } from "@/lib/tokens/introspect";
 import { listUsersQuery, profileObject, userByEmailObject, userListObject, userObject } from "@/lib/users/schemas";
 import {
   createWebhookBody,
@@ -34,6 +36,8 @@ export interface Operation {
   method: "get" | "post" | "put" | "delete";
   /** OpenAPI path template under /api/v1, e.g. `/clients/{uuid}`. */
   path: string;
+  /** The resource whose token access it needs (read for GET, write otherwise); null: none (the caller's own). */
+  resource: TokenResource | null;
   tag: string;
   summary: string;
   description?: string;
@@ -55,15 +59,30 @@ export const operations: Operation[] = [
     id: "getCurrentUser",
     method: "get",
     path: "/me",
+    resource: null,
     tag: "Users",
     summary: "The authenticated user's profile",
     response: { status: 200, schema: profileObject, description: "The profile of the token's user" },
     errors: [],
   },
   {
+    id: "getToken",
+    method: "get",
+    path: "/token",
+    resource: null,
+    tag: "Tokens",
+    summary: "The calling token",
+    description:
+      "Its name, per-resource access, expiry, creation and last use, so that an integration can check what it " +
+      "holds. What it may do is this access intersected with its user's role.",
+    response: { status: 200, schema: tokenObject, description: "The token that made the request" },
+    errors: [],
+  },
+  {
     id: "listClients",
     method: "get",
     path: "/clients",
+    resource: "clients",
     tag: "Clients",
     summary: "List clients",
     description: "Archived clients are left out unless include_archived=true. Restricted users see only their clients.",
@@ -79,6 +98,7 @@ export const operations: Operation[] = [
     id: "createClient",
     method: "post",
     path: "/clients",
+    resource: "clients",
     tag: "Clients",
     summary: "Create a client",
     description: "With `contact`, also creates that contact and links it as the primary contact, in one transaction.",
@@ -90,6 +110,7 @@ export const operations: Operation[] = [
     id: "searchClients",
     method: "get",
     path: "/clients/search",
+    resource: "clients",
     tag: "Clients",
     summary: "Quick search of clients by name",
     description: "At most 10 results, names that start with q first; archived clients are left out.",
@@ -101,6 +122,7 @@ export const operations: Operation[] = [
     id: "getClient",
     method: "get",
     path: "/clients/{uuid}",
+    resource: "clients",
     tag: "Clients",
     summary: "Get a client",
     params: { uuid: uuidParam },
@@ -111,6 +133,7 @@ export const operations: Operation[] = [
     id: "updateClient",
     method: "put",
     path: "/clients/{uuid}",
+    resource: "clients",
     tag: "Clients",
     summary: "Update a client",
     description:
@@ -124,6 +147,7 @@ export const operations: Operation[] = [
     id: "listContacts",
     method: "get",
     path: "/contacts",
+    resource: "contacts",
     tag: "Contacts",
     summary: "List contacts",
     query: listContactsQuery,
@@ -138,6 +162,7 @@ export const operations: Operation[] = [
     id: "createContact",
     method: "post",
     path: "/contacts",
+    resource: "contacts",
     tag: "Contacts",
     summary: "Create a contact",
     body: createContactBody,
@@ -148,6 +173,7 @@ export const operations: Operation[] = [
     id: "getContact",
     method: "get",
     path: "/contacts/{uuid}",
+    resource: "contacts",
     tag: "Contacts",
     summary: "Get a contact",
     params: { uuid: uuidParam },
@@ -158,6 +184,7 @@ export const operations: Operation[] = [
     id: "updateContact",
     method: "put",
     path: "/contacts/{uuid}",
+    resource: "contacts",
     tag: "Contacts",
     summary: "Update a contact",
     description:
@@ -171,6 +198,7 @@ export const operations: Operation[] = [
     id: "listJobs",
     method: "get",
     path: "/jobs",
+    resource: "jobs",
     tag: "Jobs",
     summary: "List jobs",
     description:
@@ -187,6 +215,7 @@ export const operations: Operation[] = [
     id: "createJob",
     method: "post",
     path: "/jobs",
+    resource: "jobs",
     tag: "Jobs",
     summary: "Create a job",
     description: "A status whose is_completed is true completes the job at once (completed_date is today).",
@@ -198,6 +227,7 @@ export const operations: Operation[] = [
     id: "getJob",
     method: "get",
     path: "/jobs/{uuid}",
+    resource: "jobs",
     tag: "Jobs",
     summary: "Get a job",
     params: { uuid: uuidParam },
@@ -212,6 +242,7 @@ export const operations: Operation[] = [
     id: "updateJob",
     method: "put",
     path: "/jobs/{uuid}",
+    resource: "jobs",
     tag: "Jobs",
     summary: "Update a job",
     description:
@@ -227,6 +258,7 @@ export const operations: Operation[] = [
     id: "listUsers",
     method: "get",
     path: "/users",
+    resource: "users",
     tag: "Users",
     summary: "List the firm's users",
     description: "Not paginated: a firm has few users.",
@@ -238,6 +270,7 @@ export const operations: Operation[] = [
     id: "getUser",
     method: "get",
     path: "/users/{id}",
+    resource: "users",
     tag: "Users",
     summary: "Get a user",
     params: { id: recordId().describe("The user's integer id") },
@@ -248,6 +281,7 @@ export const operations: Operation[] = [
     id: "findUserByEmail",
     method: "get",
     path: "/users/email/{email}",
+    resource: "users",
     tag: "Users",
     summary: "Find a user by email",
     description: 'Ignores case. No match is not an error: the answer is {"data": null}.',
@@ -259,6 +293,7 @@ export const operations: Operation[] = [
     id: "listTimeLogs",
     method: "get",
     path: "/time-logs",
+    resource: "time_logs",
     tag: "Time logs",
     summary: "List time logs",
     description: "Newest first. Users without the time_logs.view_all permission see only their own.",
@@ -276,6 +311,7 @@ export const operations: Operation[] = [
     method: "get",
     path: "/audit-events",
     tag: "Audit log",
+    resource: null,
     summary: "List the audit log",
     description:
       "Needs the audit.read permission (Owners and Admins). Every change and security-relevant action of the firm, " +
@@ -299,6 +335,7 @@ function webhookOperations(): Operation[] {
       id: "listWebhooks",
       method: "get",
       path: "/webhooks",
+      resource: "webhooks",
       tag,
       summary: "List webhook endpoints",
       description: "Needs the webhooks.manage permission (Owners and Admins). Secrets are never listed.",
@@ -309,6 +346,7 @@ function webhookOperations(): Operation[] {
       id: "createWebhook",
       method: "post",
       path: "/webhooks",
+      resource: "webhooks",
       tag,
       summary: "Create a webhook endpoint",
       description:
@@ -324,6 +362,7 @@ function webhookOperations(): Operation[] {
       id: "getWebhook",
       method: "get",
       path: "/webhooks/{uuid}",
+      resource: "webhooks",
       tag,
       summary: "Get a webhook endpoint",
       params,
@@ -334,6 +373,7 @@ function webhookOperations(): Operation[] {
       id: "updateWebhook",
       method: "put",
       path: "/webhooks/{uuid}",
+      resource: "webhooks",
       tag,
       summary: "Update a webhook endpoint",
       description:
@@ -348,6 +388,7 @@ function webhookOperations(): Operation[] {
       id: "deleteWebhook",
       method: "delete",
       path: "/webhooks/{uuid}",
+      resource: "webhooks",
       tag,
       summary: "Delete a webhook endpoint",
       description: "Deletes the endpoint and its deliveries; nothing more is sent to it.",
@@ -359,6 +400,7 @@ function webhookOperations(): Operation[] {
       id: "rotateWebhookSecret",
       method: "post",
       path: "/webhooks/{uuid}/rotate-secret",
+      resource: "webhooks",
       tag,
       summary: "Rotate a webhook endpoint's secret",
       description:
@@ -372,6 +414,7 @@ function webhookOperations(): Operation[] {
       id: "sendWebhookTest",
       method: "post",
       path: "/webhooks/{uuid}/test",
+      resource: "webhooks",
       tag,
       summary: "Send a test event",
       description:
@@ -385,6 +428,7 @@ function webhookOperations(): Operation[] {
       id: "listWebhookDeliveries",
       method: "get",
       path: "/webhooks/{uuid}/deliveries",
+      resource: "webhooks",
       tag,
       summary: "List an endpoint's recent deliveries",
       description: "Newest first. Deliveries are kept 30 days.",

@@ -18,6 +18,8 @@ export interface RateLimiter {
   limit(key: string): Promise<RateLimitResult>;
   /** How many uses the key has left in the window, counting none. */
   remaining(key: string): Promise<number>;
+  /** Takes back one counted use of the key (one that turned out not to count, such as a sign-in that succeeded). */
+  refund(key: string): Promise<void>;
 }
 
 export interface RateLimitRule {
@@ -61,6 +63,11 @@ export class InProcessLimiter implements RateLimiter {
 
   async remaining(key: string): Promise<number> {
     return Math.max(0, this.rule.limit - this.usage(key).used);
+  }
+
+  async refund(key: string): Promise<void> {
+    const { currentKey, currentCount } = this.usage(key);
+    if (currentCount > 0) this.windows.set(currentKey, currentCount - 1);
   }
 
   /** The sliding window's count for the key now: the current window's count plus the overlapping part of the last. */

@@ -1,13 +1,40 @@
 // The limiter on Upstash Redis over REST (@upstash/ratelimit), shared by every app instance. If Redis cannot be
 // reached the API keeps answering (fail open): a check that fails or outlasts REDIS_TIMEOUT_MS lets the request
-// through, Redis is then left alone for FAIL_OPEN_MS so that no request waits on it, and one line is logged.
-// A limiter given a fallback (sign-in's) counts in process during that time instead of letting everything through.
+// through, Redis is then left alone for FAIL_OPEN_MS so that no request waits on it, and one line is logged. Only Redis's own silence counts (decisions.md, "Security"): the deadline does not run while this
+// process's event loop is blocked, so a burst of work here (sign-in's password checks) cannot switch limits off.
+// A limiter given a fallback (sign-in's) also counts every use in process, and answers from those counts while
+// Redis is out: its limits never switch off and never start again from zero.
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import type { RateLimiter, RateLimitResult, RateLimitRule } from "./index";
 
 const REDIS_TIMEOUT_MS = 1_000;
 const FAIL_OPEN_MS = 30_000;
+/** A timer that fires this much later than asked was held up by the event loop, not by Redis. */
+const LOOP_LAG_MS = 50;
+/** However busy the event loop, a call is given up after this long. */
+const LONGEST_WAIT_MS = 15_000;
+
+/**
+ * The abort signal of one Redis call: it fires once REDIS_TIMEOUT_MS have passed with the event loop running on time.
+ * When the loop was blocked (a timer fires late), Redis's answer may be waiting unread behind the blocking work: the
+ * deadline is moved by the time the loop was late, so the answer is read before the call is given up.
+ */
+export function redisDeadline(timeoutMs = REDIS_TIMEOUT_MS, now: () => number = () => performance.now()): AbortSignal {
+  const controller = new AbortController();
+  const start = now();
+  const arm = (wait: number) => {
+    const due = now() + wait;
+    const timer = setTimeout(() => {
+      const late = now() - due;
+      if (late > LOOP_LAG_MS && now() - start < LONGEST_WAIT_MS) return arm(Math.min(late, timeoutMs));
+      controller.abort(new DOMException(`Redis did not answer within ${timeoutMs} ms`, "TimeoutError"));
+    }, wait);
+    timer.unref?.();
+  };
+  arm(timeoutMs);
+  return controller.signal;
+}
 
 /** One REST client per Redis, and whether it is in an outage, shared by all limiters on it. */
 interface UpstashConnection {
@@ -30,7 +57,7 @@ export function upstashFromEnv(): UpstashConnection | undefined {
       url,
       token,
       retry: false,
-      signal: () => AbortSignal.timeout(REDIS_TIMEOUT_MS),
+      signal: () => redisDeadline(),
       enableTelemetry: false,
     });
     connection = { redis, unavailableUntil: 0 };
@@ -61,6 +88,7 @@ export class UpstashLimiter implements RateLimiter {
     return this.failingOpen(
       async () => {
         const { success, limit, remaining, reset } = await this.ratelimit.limit(key);
+        await this.fallback?.limit(key);
         return { success, limit, remaining, reset };
       },
       async () => (this.fallback ? this.fallback.limit(key) : this.uncounted()),
@@ -71,6 +99,16 @@ export class UpstashLimiter implements RateLimiter {
     return this.failingOpen(
       async () => (await this.ratelimit.getRemaining(key)).remaining,
       async () => (this.fallback ? this.fallback.remaining(key) : this.rule.limit),
+    );
+  }
+
+  async refund(key: string): Promise<void> {
+    await this.fallback?.refund(key);
+    await this.failingOpen(
+      async () => {
+        await this.ratelimit.limit(key, { rate: -1 });
+      },
+      async () => {},
     );
   }
 

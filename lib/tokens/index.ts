@@ -10,7 +10,7 @@ import { type Actor, cliActor, recordAudit, webActor as webActorOf } from "@/lib
 import { isStorableText } from "@/lib/core/validation";
 import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { TokenScope } from "@/lib/generated/prisma/enums";
+import { FULL_ACCESS, type TokenAccess, tokenAccessSchema } from "./access";
 
 export const TOKEN_PREFIX = "cjt_";
 /** 62^43 > 2^256, so 43 base62 digits hold 32 bytes; 62^6 > 2^32 holds the checksum. */
@@ -55,7 +55,7 @@ export function hashToken(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
-export { DEFAULT_TOKEN_EXPIRY_DAYS, TOKEN_EXPIRY_DAYS, TOKEN_SCOPES } from "./options";
+export { TOKEN_EXPIRY_DAYS } from "./options";
 /** Live (unexpired) tokens a person may hold at once. */
 export const MAX_LIVE_TOKENS_PER_USER = 50;
 
@@ -65,9 +65,11 @@ export interface TokenSummary {
   id: number;
   name: string;
   lastFour: string;
-  scope: TokenScope;
+  access: TokenAccess;
   createdAt: Date;
   lastUsedAt: Date | null;
+  lastUsedAddress: string | null;
+  lastUsedUserAgent: string | null;
   expiresAt: Date | null;
 }
 
@@ -75,17 +77,23 @@ const summaryFields = {
   id: true,
   name: true,
   lastFour: true,
-  scope: true,
+  access: true,
   createdAt: true,
   lastUsedAt: true,
+  lastUsedAddress: true,
+  lastUsedUserAgent: true,
   expiresAt: true,
 } as const;
+
+/** A row as read: its access checked against the schema (the database's CHECK keeps it whole as well). */
+const summaryOf = <T extends { access: unknown }>(row: T) => ({ ...row, access: tokenAccessSchema.parse(row.access) });
 
 /** A refusal to mint a token, with a message for the person (page) or operator (CLI). */
 export class TokenLimitError extends Error {}
 
 export interface NewTokenOptions {
-  scope?: TokenScope;
+  /** Full access when not given (the old `read_write`). */
+  access?: TokenAccess;
   /** Days until it expires; null for never. */
   expiresInDays?: number | null;
   /** The value to store; only tests and seeds pass one. */
@@ -94,6 +102,8 @@ export interface NewTokenOptions {
   actor?: Actor;
 }
 
+const TRANSACTION_WAIT = { maxWait: 15_000, timeout: 15_000 };
+
 const liveTokens = (now: Date) => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
 
 /** Mints a token for a user and returns its value: the only time the value is ever available. */
@@ -101,32 +111,33 @@ export async function createApiToken(
   client: PrismaClient,
   owner: { tenantId: number; userId: number },
   name: string,
-  { scope = "read_write", expiresInDays = null, value = generateTokenValue(), actor }: NewTokenOptions = {},
+  { access = FULL_ACCESS, expiresInDays = null, value = generateTokenValue(), actor }: NewTokenOptions = {},
 ): Promise<{ token: string; summary: TokenSummary }> {
-  const db = tenantDb(client, owner.tenantId);
-  const now = new Date();
-  const live = await db.apiToken.count({ where: { userId: owner.userId, ...liveTokens(now) } });
-  if (live >= MAX_LIVE_TOKENS_PER_USER)
-    throw new TokenLimitError(
-      `${MAX_LIVE_TOKENS_PER_USER} live tokens is the most one person may have: delete one that is no longer used, or wait for one to expire.`,
-    );
-  const summary = await db.$transaction(async (tx) => {
-    const created = await tx.apiToken.create({
-      data: {
-        tenantId: owner.tenantId,
-        userId: owner.userId,
-        name: tokenNameSchema.parse(name),
-        tokenHash: hashToken(value),
-        lastFour: value.slice(-4),
-        scope,
-        expiresAt: expiresInDays === null ? null : new Date(now.getTime() + expiresInDays * DAY_MS),
-      },
-      select: summaryFields,
-    });
-    if (actor) await recordAudit(tx, { actor }, tokenCreated(created, owner.userId));
+  const data = {
+    tenantId: owner.tenantId,
+    userId: owner.userId,
+    name: tokenNameSchema.parse(name),
+    tokenHash: hashToken(value),
+    lastFour: value.slice(-4),
+    access: tokenAccessSchema.parse(access),
+  };
+  const row = await tenantDb(client, owner.tenantId).$transaction(async (tx) => {
+    // Serializes one person's creates, so that parallel ones cannot all pass the count (user ids are unique across
+    // tenants: one sequence).
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${owner.userId}::int, 1802)`;
+    const now = new Date();
+    const live = await tx.apiToken.count({ where: { userId: owner.userId, ...liveTokens(now) } });
+    if (live >= MAX_LIVE_TOKENS_PER_USER)
+      throw new TokenLimitError(
+        `${MAX_LIVE_TOKENS_PER_USER} live tokens is the most one person may have: delete one that is no longer used, or wait for one to expire.`,
+      );
+    const expiresAt = expiresInDays === null ? null : new Date(now.getTime() + expiresInDays * DAY_MS);
+    const created = await tx.apiToken.create({ data: { ...data, expiresAt }, select: summaryFields });
+    if (actor) await recordAudit(tx, { actor }, tokenCreated(summaryOf(created), owner.userId));
     return created;
-  });
-  return { token: value, summary };
+    // Creates queue on the lock: a burst of them waits its turn rather than failing on Prisma's 2 s default.
+  }, TRANSACTION_WAIT);
+  return { token: value, summary: summaryOf(row) };
 }
 
 /** The owner's tokens, newest first, expired ones last. */
@@ -136,7 +147,7 @@ export async function listApiTokens(client: PrismaClient, owner: { tenantId: num
     select: summaryFields,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
-  return expiredLast(tokens);
+  return expiredLast(tokens.map(summaryOf));
 }
 
 /** The same order, with expired tokens moved to the end (a stable sort). */
@@ -161,7 +172,7 @@ export async function listFirmTokens(client: PrismaClient, tenantId: number): Pr
     select: { ...summaryFields, user: { select: { firstname: true, lastname: true, email: true } } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
-  return expiredLast(tokens);
+  return expiredLast(tokens.map(summaryOf));
 }
 
 /** Deletes any token of the tenant (by `actor`, an Owner or Admin); an id of another tenant's token matches nothing. */
@@ -220,6 +231,6 @@ function tokenEntry(
 }
 
 function tokenCreated(token: TokenSummary, userId: number) {
-  const after = { user_id: userId, scope: token.scope, expires_at: token.expiresAt?.toISOString() ?? null };
+  const after = { user_id: userId, access: token.access, expires_at: token.expiresAt?.toISOString() ?? null };
   return { ...tokenEntry("token.created", { ...token, userId }), changes: changesBetween({}, after) };
 }

@@ -25,6 +25,7 @@ import {
 } from "@/lib/team/mutations";
 import { createTenant } from "@/lib/tenants/create";
 import { createApiToken } from "@/lib/tokens";
+import { READ_ONLY } from "@/lib/tokens/access";
 import { call, type RouteModule, tableCounts, tokenFor, userByEmail } from "../support/api";
 
 let owner: string;
@@ -528,7 +529,7 @@ describe("GET /audit-events", () => {
       await prisma(),
       { tenantId: acmeId, userId: ownerId },
       "read only",
-      { scope: "read" },
+      { access: READ_ONLY },
     );
     expect((await call(auditRoute, "GET", "audit-events", { token: readOnly })).status).toBe(200);
     for (const email of ["standard@acme.test", "viewer@acme.test"]) {

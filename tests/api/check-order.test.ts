@@ -1,9 +1,11 @@
-// The order of checks on every write endpoint (decisions.md, Wire format): 401 token → 403 role permission →
-// 404/403 the record in the path → 422 body shape → 422 references. A caller who may not write, or may not have the
+// The order of checks on every write endpoint (decisions.md, Wire format): 401 token → 403 the token's access →
+// 403 role permission → 404/403 the record in the path → 422 body shape → 422 references. A caller who may not write, or may not have the
 // record, learns nothing from validation messages. Table-driven over the OpenAPI document's writes, so that a new
 // write endpoint fails here until it has a row.
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/client";
+import { createApiToken } from "@/lib/tokens";
+import { FULL_ACCESS } from "@/lib/tokens/access";
 import { call, tableCounts, tenantByName, tokenFor, userByEmail } from "../support/api";
 import { operations, pathOf, routeModule, webhookOf } from "../support/routes";
 
@@ -87,18 +89,58 @@ beforeAll(async () => {
   };
 });
 
-async function send(op: (typeof writes)[number], email: string, uuid: string | undefined, body?: object) {
+async function send(
+  op: (typeof operations)[number],
+  email: string,
+  uuid: string | undefined,
+  body?: object,
+  token?: string,
+) {
   const route = await routeModule(op.path);
-  const params: Record<string, string> = uuid ? { uuid } : {};
+  // Users are named by id or email: ones that exist nowhere.
+  const others: Record<string, string> = { id: "999999", email: "nobody@order.test" };
+  const params = Object.fromEntries(
+    Object.keys(op.params ?? {}).map((name) => [name, name === "uuid" ? uuid! : others[name]]),
+  );
   return call(route, op.method.toUpperCase(), pathOf(op, params).slice(1), {
-    token: await tokenFor(email),
+    token: token ?? (await tokenFor(email)),
     params,
     body,
   });
 }
 
+/** A token of the user with no access to `resource` (and the most to everything else). */
+async function tokenWithout(email: string, resource: string) {
+  const user = await userByEmail(email);
+  const owner = { tenantId: user.tenantId, userId: user.id };
+  return (
+    await createApiToken(await prisma(), owner, `without ${resource}`, {
+      access: { ...FULL_ACCESS, [resource]: "none" },
+    })
+  ).token;
+}
+
 it("has a row for every write endpoint of the document", () => {
   expect(writes.map((op) => `${op.method} ${op.path}`).sort()).toEqual(Object.keys(WRITES).sort());
+});
+
+// The token's access comes before everything the request names: every operation of the document, with a token that
+// has no access to its resource, is that 403, also for a Viewer (no permission), another tenant's record and an
+// invalid body.
+describe.each(
+  operations.filter((op) => op.resource).map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const),
+)("%s, token without access", (_, op) => {
+  const row = WRITES[`${op.method} ${op.path}`] ?? {};
+  const kind = op.path.split("/")[1].replace(/s$/, "") as Kind;
+  const uuid = () => (op.params?.uuid ? (records.foreign[kind] ?? UNKNOWN_UUID) : undefined);
+
+  it.each(["viewer@acme.test", "owner@acme.test"])("is the token's 403 for %s, and changes nothing", async (email) => {
+    const before = await tableCounts();
+    const res = await send(op, email, uuid(), row.invalid, await tokenWithout(email, op.resource!));
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: `This token has no access to ${op.resource!.replace("_", " ")}.` });
+    expect(await tableCounts()).toEqual(before);
+  });
 });
 
 describe.each(writes.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))("%s", (_, op) => {

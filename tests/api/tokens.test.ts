@@ -12,7 +12,9 @@ import {
   listApiTokens,
   MAX_LIVE_TOKENS_PER_USER,
   type NewTokenOptions,
+  TokenLimitError,
 } from "@/lib/tokens";
+import { FULL_ACCESS, READ_ONLY } from "@/lib/tokens/access";
 import { call, userByEmail } from "../support/api";
 
 /** The same token with one character of its random part changed: the checksum no longer matches. */
@@ -86,10 +88,10 @@ describe("token expiry", () => {
   });
 });
 
-describe("token scope", () => {
-  it("lets a read token read and refuses its writes with 403 before the body is looked at", async () => {
-    const { token, summary } = await tokenOf("owner@acme.test", { scope: "read" });
-    expect(summary.scope).toBe("read");
+describe("the Read-only preset (the old read scope)", () => {
+  it("lets a read-only token read and refuses its writes with 403 before the body is looked at", async () => {
+    const { token, summary } = await tokenOf("owner@acme.test", { access: READ_ONLY });
+    expect(summary.access).toEqual(READ_ONLY);
     expect((await call(clients, "GET", "clients", { token })).status).toBe(200);
     for (const body of [{ name: "Read-only Ltd" }, {}]) {
       const res = await call(clients, "POST", "clients", { token, body });
@@ -100,8 +102,9 @@ describe("token scope", () => {
     expect(await (await prisma()).client.count({ where: { tenantId: user.tenantId, name: "Read-only Ltd" } })).toBe(0);
   });
 
-  it("lets a read_write token write", async () => {
-    const { token } = await tokenOf("owner@acme.test");
+  it("lets a token made without an access (Full access) write", async () => {
+    const { token, summary } = await tokenOf("owner@acme.test");
+    expect(summary.access).toEqual(FULL_ACCESS);
     const res = await call(clients, "POST", "clients", { token, body: { name: "Read-write Ltd" } });
     expect(res.status).toBe(201);
   });
@@ -125,5 +128,50 @@ describe("the live token limit", () => {
     await expect(createApiToken(client, owner, "one too many")).rejects.toThrow(/50 live tokens is the most/);
     // Expired tokens are listed last.
     expect((await listApiTokens(client, owner)).at(-1)!.id).toBe(oldest.id);
+  });
+
+  it("holds under 60 concurrent creates", async () => {
+    const client = await prisma();
+    const user = await userByEmail("assigned@acme.test");
+    const owner = { tenantId: user.tenantId, userId: user.id };
+    const held = (await listApiTokens(client, owner)).length;
+    const results = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) => createApiToken(client, owner, `parallel ${i}`)),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(MAX_LIVE_TOKENS_PER_USER - held);
+    for (const result of results)
+      if (result.status === "rejected") expect(result.reason).toBeInstanceOf(TokenLimitError);
+    expect(await client.apiToken.count({ where: { tenantId: owner.tenantId, userId: owner.userId } })).toBe(
+      MAX_LIVE_TOKENS_PER_USER,
+    );
+  });
+});
+
+describe("the token's last use", () => {
+  it("keeps time, address (from a trusted proxy only) and user agent, written at most once a minute", async () => {
+    const client = await prisma();
+    const { token, summary } = await tokenOf("admin@acme.test");
+    const stored = async () =>
+      client.apiToken.findFirstOrThrow({
+        where: { tenantId: (await userByEmail("admin@acme.test")).tenantId, id: summary.id },
+      });
+    const headers = { "User-Agent": "report-script/1.0", "X-Forwarded-For": "203.0.113.7" };
+    vi.stubEnv("TRUST_PROXY", "false");
+    await call(me, "GET", "me", { token, headers });
+    expect(await stored()).toMatchObject({ lastUsedAddress: null, lastUsedUserAgent: "report-script/1.0" });
+
+    // Within the minute nothing is written, whatever the request says.
+    vi.stubEnv("TRUST_PROXY", "true");
+    await call(me, "GET", "me", { token, headers: { ...headers, "User-Agent": "other/2.0" } });
+    const first = await stored();
+    expect(first.lastUsedUserAgent).toBe("report-script/1.0");
+
+    await client.apiToken.updateMany({
+      where: { id: summary.id },
+      data: { lastUsedAt: new Date(Date.now() - 61_000) },
+    });
+    await call(me, "GET", "me", { token, headers: { ...headers, "User-Agent": "other/2.0" } });
+    expect(await stored()).toMatchObject({ lastUsedAddress: "203.0.113.7", lastUsedUserAgent: "other/2.0" });
+    vi.unstubAllEnvs();
   });
 });

@@ -18,7 +18,7 @@ it("answers 503 with Retry-After at once beyond API_MAX_IN_FLIGHT, and serves ag
     release = resolve;
   });
   let started = 0;
-  const slow = apiRoute({
+  const slow = apiRoute(null, {
     GET: endpoint({
       handler: async () => {
         started++;

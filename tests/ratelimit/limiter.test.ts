@@ -49,3 +49,27 @@ describe.each(backends)("a rate limiter, $name", ({ create }) => {
     expect(await limiter.remaining(`${key}-other`)).toBe(3);
   });
 });
+
+describe("an Upstash limiter while this process's event loop is blocked", () => {
+  it("waits for Redis's answer instead of failing open: a busy process never switches limits off", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const limiter = backends[0].create(3);
+    const key = `blocked-${Math.random().toString(36).slice(2)}`;
+    // Work on the main thread past the 1 s Redis deadline, as a burst of password checks once did: right after the
+    // first call to Redis has gone out, while its answer is on the way.
+    const send = globalThis.fetch;
+    const fetch = vi.spyOn(globalThis, "fetch").mockImplementationOnce((...request) => {
+      const answer = send(...request);
+      const until = performance.now() + 1_500;
+      while (performance.now() < until) {}
+      return answer;
+    });
+    expect(await limiter.limit(key)).toMatchObject({ success: true, remaining: 2 });
+    fetch.mockRestore();
+    expect((await limiter.limit(key)).success).toBe(true);
+    expect((await limiter.limit(key)).success).toBe(true);
+    expect((await limiter.limit(key)).success).toBe(false);
+    expect(log).not.toHaveBeenCalled();
+    log.mockRestore();
+  });
+});

@@ -52,3 +52,22 @@ describe("sign-in limits on Upstash Redis", () => {
     expect(log).toHaveBeenCalledWith(expect.stringMatching(/sign-in limits count in process/), expect.anything());
   });
 });
+
+describe("sign-in limits when Redis goes away mid-way", () => {
+  it("go on from the counts so far instead of starting again from zero", async () => {
+    const going = await startUpstashEmulator();
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { authorizeSignIn } = await signInModule(going.url);
+    for (let attempt = 1; attempt <= 6; attempt++) {
+      expect(await authorizeSignIn({ email: "viewer@acme.test", password: "wrong" }, attacker, noWait)).toBeNull();
+    }
+    await going.close();
+    for (let attempt = 7; attempt <= 10; attempt++) {
+      expect(await authorizeSignIn({ email: "viewer@acme.test", password: "wrong" }, attacker, noWait)).toBeNull();
+    }
+    await expect(
+      authorizeSignIn({ email: "viewer@acme.test", password: DEMO_PASSWORD }, attacker, noWait),
+    ).rejects.toThrow(SIGN_IN_RATE_LIMITED);
+    expect(log).toHaveBeenCalledWith(expect.stringMatching(/sign-in limits count in process/), expect.anything());
+  });
+});

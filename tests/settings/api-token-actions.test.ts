@@ -5,6 +5,7 @@ import { createToken, deleteToken, revokeFirmTokenAction } from "@/app/settings/
 import type { SignedInUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/client";
 import { createApiToken, listApiTokens, MAX_LIVE_TOKENS_PER_USER } from "@/lib/tokens";
+import { FULL_ACCESS, NO_ACCESS, READ_ONLY } from "@/lib/tokens/access";
 import { call, userByEmail } from "../support/api";
 
 // The actions read the signed-in person from the session; here the test decides who that is.
@@ -35,9 +36,13 @@ function form(fields: Record<string, string>) {
   return data;
 }
 
+/** The custom access selects: every resource "none" but those given. */
+const customAccess = (levels: Record<string, string>) =>
+  Object.fromEntries(Object.entries({ ...NO_ACCESS, ...levels }).map(([r, level]) => [`access.${r}`, level]));
+
 /** The creation form as the page sends it, with its defaults. */
 const newToken = (fields: Record<string, string>) =>
-  form({ name: "Script", expires: "90", scope: "read_write", ...fields });
+  form({ name: "Script", expires: "never", preset: "full", ...fields });
 
 beforeEach(() => {
   session.user = null;
@@ -65,27 +70,47 @@ describe("the create token action", () => {
     });
     expect(await createToken({ status: "idle" }, newToken({ expires: "1000" }))).toEqual({
       status: "invalid",
-      error: "Choose an expiry and a scope.",
+      error: "Choose an expiry and the access.",
     });
-    expect(await createToken({ status: "idle" }, newToken({ scope: "admin" }))).toEqual({
-      status: "invalid",
-      error: "Choose an expiry and a scope.",
-    });
+    for (const fields of [
+      { preset: "admin" },
+      { preset: "custom" },
+      { preset: "custom", ...customAccess({ time_logs: "write" }) },
+      { preset: "custom", ...customAccess({ clients: "all" }) },
+    ])
+      expect(await createToken({ status: "idle" }, newToken(fields))).toEqual({
+        status: "invalid",
+        error: "Choose an expiry and the access.",
+      });
     expect(await listApiTokens(await prisma(), user)).toEqual([]);
   });
 
-  it("gives the token the chosen expiry and scope", async () => {
+  it("gives the token the chosen expiry and access", async () => {
     const user = await signInAs("admin@acme.test");
-    const week = await createToken({ status: "idle" }, newToken({ name: "week", expires: "7", scope: "read" }));
+    const week = await createToken({ status: "idle" }, newToken({ name: "week", expires: "7", preset: "read" }));
     const forever = await createToken({ status: "idle" }, newToken({ name: "forever", expires: "never" }));
     if (week.status !== "created" || forever.status !== "created") throw new Error("expected two tokens");
     const listed = await listApiTokens(await prisma(), user);
     const byId = (id: number) => listed.find((t) => t.id === id)!;
-    expect(byId(week.id).scope).toBe("read");
+    expect(byId(week.id).access).toEqual(READ_ONLY);
     expect(byId(week.id).expiresAt!.getTime()).toBeGreaterThan(Date.now() + 6.99 * 86_400_000);
     expect(byId(week.id).expiresAt!.getTime()).toBeLessThanOrEqual(Date.now() + 7 * 86_400_000);
-    expect(byId(forever.id)).toMatchObject({ scope: "read_write", expiresAt: null });
+    expect(byId(forever.id)).toMatchObject({ access: FULL_ACCESS, expiresAt: null });
     expect((await call(clients, "POST", "clients", { token: week.token, body: { name: "X" } })).status).toBe(403);
+  });
+
+  it("gives a custom token the levels chosen per resource", async () => {
+    const user = await signInAs("admin@acme.test");
+    const state = await createToken(
+      { status: "idle" },
+      newToken({ name: "custom", preset: "custom", ...customAccess({ clients: "read", jobs: "write" }) }),
+    );
+    if (state.status !== "created") throw new Error(`expected a token, got ${JSON.stringify(state)}`);
+    const listed = (await listApiTokens(await prisma(), user)).find((t) => t.id === state.id)!;
+    expect(listed.access).toEqual({ ...NO_ACCESS, clients: "read", jobs: "write" });
+    expect((await call(clients, "GET", "clients", { token: state.token })).status).toBe(200);
+    const refused = await call(clients, "POST", "clients", { token: state.token, body: { name: "X" } });
+    expect(refused).toMatchObject({ status: 403, body: { message: "This token can only read clients." } });
   });
 
   it("says so when the person already has the most live tokens", async () => {

@@ -9,7 +9,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireSignedInUser } from "@/lib/auth/session";
 import { API_TOKENS_PATH } from "@/lib/paths";
-import { TOKEN_EXPIRY_DAYS, TOKEN_SCOPES, TokenLimitError, tokenNameSchema } from "@/lib/tokens";
+import { TOKEN_EXPIRY_DAYS, TokenLimitError, tokenNameSchema } from "@/lib/tokens";
+import { TOKEN_PRESETS, TOKEN_RESOURCES, type TokenAccess, tokenAccessSchema } from "@/lib/tokens/access";
 import { createOwnToken, revokeOwnToken, revokeTokenOfFirm } from "@/lib/tokens/settings";
 
 export type CreateTokenState =
@@ -23,18 +24,28 @@ const expirySchema = z.union([
   z.literal("never").transform(() => null),
   z.enum(TOKEN_EXPIRY_DAYS.map(String) as [string, ...string[]]).transform(Number),
 ]);
-const scopeSchema = z.enum(TOKEN_SCOPES);
+
+/** "full" or "read" (the presets), or "custom" with a level per resource in `access.<resource>`. */
+function accessOf(form: FormData): TokenAccess | null {
+  const preset = form.get("preset");
+  if (preset === "full" || preset === "read") return TOKEN_PRESETS[preset];
+  if (preset !== "custom") return null;
+  const chosen = tokenAccessSchema.safeParse(
+    Object.fromEntries(TOKEN_RESOURCES.map((r) => [r, form.get(`access.${r}`)])),
+  );
+  return chosen.success ? chosen.data : null;
+}
 
 export async function createToken(_previous: CreateTokenState, form: FormData): Promise<CreateTokenState> {
   const user = await requireSignedInUser(API_TOKENS_PATH);
   const name = tokenNameSchema.safeParse(form.get("name") ?? "");
   if (!name.success) return { status: "invalid", error: name.error.issues[0].message };
   const expiresInDays = expirySchema.safeParse(form.get("expires"));
-  const scope = scopeSchema.safeParse(form.get("scope"));
-  if (!expiresInDays.success || !scope.success) return { status: "invalid", error: "Choose an expiry and a scope." };
+  const access = accessOf(form);
+  if (!expiresInDays.success || !access) return { status: "invalid", error: "Choose an expiry and the access." };
   try {
     const { token, summary } = await createOwnToken(user, name.data, {
-      scope: scope.data,
+      access,
       expiresInDays: expiresInDays.data,
     });
     revalidatePath(API_TOKENS_PATH);

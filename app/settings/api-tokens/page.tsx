@@ -20,7 +20,7 @@ export default async function ApiTokensPage() {
         <code className="rounded bg-slate-200 px-1 py-0.5 text-xs whitespace-nowrap">
           Authorization: Bearer &lt;token&gt;
         </code>
-        . A token expires when you chose, and a read-only token cannot change anything; delete one to revoke it at once.
+        . Give it only the access it needs (it never does more than your role allows); delete one to revoke it at once.
       </p>
       <DeletionsProvider>
         <NewTokenForm />

@@ -2,6 +2,7 @@
 // The profile page's mutations. Each acts on the signed-in person only: the user comes from the session, never
 // from the form. Cross-site requests cannot call them (see app/settings/api-tokens/actions.ts).
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
 import type { z } from "zod";
 import { changePassword, passwordChangeSchema, profileSchema, updateProfile } from "@/lib/auth/account";
 import { renewSession, requireSignedInUser } from "@/lib/auth/session";
@@ -37,9 +38,12 @@ export async function savePassword(_previous: FormState, form: FormData): Promis
   const user = await requireSignedInUser(PROFILE_PATH);
   const input = passwordChangeSchema.safeParse(fields(form, ["current", "next", "confirmation"]));
   if (!input.success) return { status: "invalid", errors: fieldErrors(input.error) };
-  const sessionVersion = await changePassword(user, input.data.current, input.data.next);
-  if (sessionVersion === null) {
+  const sessionVersion = await changePassword(user, input.data.current, input.data.next, await headers());
+  if (sessionVersion === "wrong-password") {
     return { status: "invalid", errors: { current: "That is not your current password." } };
+  }
+  if (sessionVersion === "throttled") {
+    return { status: "invalid", errors: { current: "Too many wrong passwords. Wait 15 minutes, then try again." } };
   }
   // Every other session of this person has ended; this browser stays signed in.
   await renewSession(sessionVersion);

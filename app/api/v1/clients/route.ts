@@ -5,7 +5,7 @@ import { listClients } from "@/lib/clients/queries";
 import { createClientBody, listClientsQuery } from "@/lib/clients/schemas";
 import { serializeClient } from "@/lib/clients/serialize";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("clients", {
   GET: endpoint({
     query: listClientsQuery,
     handler: async ({ request, caller, query }) =>

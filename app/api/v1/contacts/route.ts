@@ -5,7 +5,7 @@ import { listContacts } from "@/lib/contacts/queries";
 import { createContactBody, listContactsQuery } from "@/lib/contacts/schemas";
 import { serializeContact } from "@/lib/contacts/serialize";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("contacts", {
   GET: endpoint({
     query: listContactsQuery,
     handler: async ({ request, caller, query }) =>

@@ -6,7 +6,7 @@ import { listJobs } from "@/lib/jobs/queries";
 import { createJobBody, listJobsQuery } from "@/lib/jobs/schemas";
 import { serializeJob, serializeJobListItem } from "@/lib/jobs/serialize";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("jobs", {
   GET: endpoint({
     query: listJobsQuery,
     handler: async ({ request, caller, query }) => {

@@ -4,7 +4,7 @@ import { listTimeLogs } from "@/lib/time-logs/queries";
 import { listTimeLogsQuery } from "@/lib/time-logs/schemas";
 import { serializeTimeLog } from "@/lib/time-logs/serialize";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("time_logs", {
   GET: endpoint({
     query: listTimeLogsQuery,
     handler: async ({ request, caller, query }) =>

@@ -1,10 +1,10 @@
-import { apiRoute, created, endpoint } from "@/lib/api/route";
+import { apiRoute, created, endpoint, requireTokenReadsEvents } from "@/lib/api/route";
 import { createWebhook } from "@/lib/webhooks/mutations";
 import { listWebhooks } from "@/lib/webhooks/queries";
 import { createWebhookBody } from "@/lib/webhooks/schemas";
 import { serializeWebhook, serializeWebhookWithSecret } from "@/lib/webhooks/serialize";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("webhooks", {
   GET: endpoint({
     permission: "webhooks.manage",
     handler: async ({ caller }) => ({ data: (await listWebhooks(caller)).map(serializeWebhook) }),
@@ -12,6 +12,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
   POST: endpoint({
     permission: "webhooks.manage",
     body: createWebhookBody,
-    handler: async ({ caller, body }) => created(serializeWebhookWithSecret(await createWebhook(caller, body))),
+    handler: async ({ caller, body }) => {
+      requireTokenReadsEvents(caller, body.events);
+      return created(serializeWebhookWithSecret(await createWebhook(caller, body)));
+    },
   }),
 });

@@ -7,7 +7,7 @@ import { serializeClient } from "@/lib/clients/serialize";
 
 const load = byUuid("client", findVisibleClient);
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("clients", {
   GET: endpoint({
     load,
     handler: async ({ caller, record }) => serializeClient(await loadClient(caller, record.id)),

@@ -7,7 +7,7 @@ import { serializeContact } from "@/lib/contacts/serialize";
 
 const load = byUuid("contact", findVisibleContact);
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("contacts", {
   GET: endpoint({
     load,
     handler: async ({ caller, record }) => serializeContact(await loadContact(caller, record.id)),

@@ -8,7 +8,7 @@ import { serializeJob } from "@/lib/jobs/serialize";
 
 const load = byUuid("job", findVisibleJob);
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("jobs", {
   GET: endpoint({
     load,
     handler: async ({ caller, record }) =>

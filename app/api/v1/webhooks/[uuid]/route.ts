@@ -1,4 +1,4 @@
-import { apiRoute, endpoint } from "@/lib/api/route";
+import { apiRoute, endpoint, requireTokenReadsEvents } from "@/lib/api/route";
 import { deleteWebhook, updateWebhook } from "@/lib/webhooks/mutations";
 import { findWebhook } from "@/lib/webhooks/queries";
 import { updateWebhookBody } from "@/lib/webhooks/schemas";
@@ -7,13 +7,16 @@ import { serializeWebhook } from "@/lib/webhooks/serialize";
 const load = (caller: Parameters<typeof findWebhook>[0], params: Record<string, unknown>) =>
   findWebhook(caller, params.uuid);
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("webhooks", {
   GET: endpoint({ permission: "webhooks.manage", load, handler: async ({ record }) => serializeWebhook(record) }),
   PUT: endpoint({
     permission: "webhooks.manage",
     load,
     body: updateWebhookBody,
-    handler: async ({ caller, record, body }) => serializeWebhook(await updateWebhook(caller, record, body)),
+    handler: async ({ caller, record, body }) => {
+      requireTokenReadsEvents(caller, body.events);
+      return serializeWebhook(await updateWebhook(caller, record, body));
+    },
   }),
   DELETE: endpoint({
     permission: "webhooks.manage",

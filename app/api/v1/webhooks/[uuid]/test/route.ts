@@ -3,7 +3,7 @@ import { sendTest } from "@/lib/webhooks/mutations";
 import { findWebhook } from "@/lib/webhooks/queries";
 import { serializeDelivery } from "@/lib/webhooks/serialize";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("webhooks", {
   POST: endpoint({
     permission: "webhooks.manage",
     load: (caller, params) => findWebhook(caller, params.uuid),

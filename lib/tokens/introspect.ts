@@ -1,0 +1,43 @@
+// GET /api/v1/token: the calling token described, so that an integration can check what it holds. Needs no access.
+import { z } from "zod";
+import type { Caller } from "@/lib/auth/caller";
+import { component } from "@/lib/openapi/registry";
+import { tokenAccessSchema } from "./access";
+
+const timestamp = () => z.iso.datetime().describe("ISO 8601 UTC");
+
+const tokenAccessObject = component(tokenAccessSchema, "TokenAccess");
+
+export const tokenObject = component(
+  z.object({
+    name: z.string(),
+    access: tokenAccessObject.describe(
+      "What the token may do per resource (write includes read). The token's user's role can allow less.",
+    ),
+    expires_at: timestamp().nullable().describe("Null: the token does not expire"),
+    created_at: timestamp(),
+    last_used_at: timestamp().nullable().describe("Kept at most once a minute"),
+  }),
+  "Token",
+  {
+    name: "Monthly report",
+    access: { clients: "read", contacts: "none", jobs: "write", users: "none", time_logs: "read", webhooks: "none" },
+    expires_at: null,
+    created_at: "2026-11-20T09:00:00.000Z",
+    last_used_at: "2026-11-21T08:12:00.000Z",
+  },
+);
+
+export async function describeToken(caller: Caller): Promise<z.infer<typeof tokenObject>> {
+  const token = await caller.db.apiToken.findFirstOrThrow({
+    where: { id: caller.tokenId },
+    select: { name: true, expiresAt: true, createdAt: true, lastUsedAt: true },
+  });
+  return {
+    name: token.name,
+    access: caller.tokenAccess,
+    expires_at: token.expiresAt?.toISOString() ?? null,
+    created_at: token.createdAt.toISOString(),
+    last_used_at: token.lastUsedAt?.toISOString() ?? null,
+  };
+}

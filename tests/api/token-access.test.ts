@@ -1,0 +1,190 @@
+// Per-resource token access (decisions.md, Tokens): every operation of the document, for every level its resource
+// can have, refuses below the level it needs with a 403 naming the resource, and lets the request through at or above
+// it; what a token may do is its access intersected with its user's role; the presets do what the old scopes did.
+import { describe, expect, it } from "vitest";
+import * as tokenRoute from "@/app/api/v1/token/route";
+import { prisma } from "@/lib/db/client";
+import { createApiToken } from "@/lib/tokens";
+import {
+  ACCESS_LEVELS,
+  FULL_ACCESS,
+  levelsOf,
+  NO_ACCESS,
+  READ_ONLY,
+  TOKEN_RESOURCES,
+  type TokenAccess,
+} from "@/lib/tokens/access";
+import { call, tableCounts, userByEmail } from "../support/api";
+import { type Operation, operations, pathOf, routeModule } from "../support/routes";
+
+const tokens = new Map<string, string>();
+/** A token of the demo user with exactly this access (one per user and access). */
+async function tokenWith(email: string, access: TokenAccess): Promise<string> {
+  const key = `${email} ${JSON.stringify(access)}`;
+  if (!tokens.has(key)) {
+    const user = await userByEmail(email);
+    const { token } = await createApiToken(await prisma(), { tenantId: user.tenantId, userId: user.id }, "access", {
+      access,
+    });
+    tokens.set(key, token);
+  }
+  return tokens.get(key)!;
+}
+
+/** Path values that name no record, and a body that fails validation: nothing is ever changed by these calls. */
+const PARAMS: Record<string, string> = {
+  uuid: "00000000-0000-4000-8000-000000000000",
+  id: "999999",
+  email: "x@y.test",
+};
+async function send(op: Operation, token: string) {
+  const params = Object.fromEntries(Object.keys(op.params ?? {}).map((name) => [name, PARAMS[name]]));
+  return call(await routeModule(op.path), op.method.toUpperCase(), pathOf(op, params).slice(1), {
+    token,
+    params,
+    body: op.method === "get" || op.method === "delete" ? undefined : { name: 42, url: 42 },
+  });
+}
+
+const needed = (op: Operation) => (op.method === "get" ? "read" : "write");
+const withResource = operations.filter((op) => op.resource);
+const label = (resource: string) => resource.replace("_", " ");
+
+describe.each(withResource.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))("%s", (_, op) => {
+  const resource = op.resource!;
+  it.each(levelsOf(resource))(`with ${resource} at %s`, async (level) => {
+    // Every other resource at its most, so that only this one's level decides.
+    const token = await tokenWith("owner@acme.test", { ...FULL_ACCESS, [resource]: level });
+    const before = await tableCounts();
+    const res = await send(op, token);
+    const enough = level === "write" || (level === "read" && needed(op) === "read");
+    if (enough) {
+      expect(res.status === 403 && /^This token/.test(res.body.message)).toBe(false);
+    } else {
+      expect(res.status).toBe(403);
+      expect(res.body.message).toBe(
+        level === "none"
+          ? `This token has no access to ${label(resource)}.`
+          : `This token can only read ${label(resource)}.`,
+      );
+    }
+    expect(await tableCounts()).toEqual(before);
+  });
+});
+
+describe("the presets do what the old scopes did", () => {
+  it.each(withResource.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(
+    "%s: Full access passes, Read-only passes reads and refuses writes as read-only",
+    async (_, op) => {
+      const full = await send(op, await tokenWith("owner@acme.test", FULL_ACCESS));
+      expect(full.status === 403 && /^This token/.test(full.body.message)).toBe(false);
+      const read = await send(op, await tokenWith("owner@acme.test", READ_ONLY));
+      if (op.method === "get") expect(read.status === 403 && /^This token/.test(read.body.message)).toBe(false);
+      else expect(read).toMatchObject({ status: 403, body: { message: "This token is read-only." } });
+    },
+  );
+});
+
+describe("the token's access intersected with the role", () => {
+  // What each built-in role may do on a write (decisions.md, Tenancy): Standard lacks webhooks.manage, Viewer all.
+  const roles = [
+    ["owner@acme.test", { clients: true, webhooks: true }],
+    ["admin@acme.test", { clients: true, webhooks: true }],
+    ["standard@acme.test", { clients: true, webhooks: false }],
+    ["viewer@acme.test", { clients: false, webhooks: false }],
+  ] as const;
+  const createClient = operations.find((op) => op.id === "createClient")!;
+  const createWebhook = operations.find((op) => op.id === "createWebhook")!;
+  const listTimeLogs = operations.find((op) => op.id === "listTimeLogs")!;
+
+  it.each(roles)("%s: the token's refusal comes first, then the role's", async (email, may) => {
+    for (const [op, resource] of [
+      [createClient, "clients"],
+      [createWebhook, "webhooks"],
+    ] as const) {
+      const readOnly = await send(op, await tokenWith(email, { ...NO_ACCESS, [resource]: "read" }));
+      expect(readOnly).toMatchObject({ status: 403, body: { message: `This token can only read ${resource}.` } });
+      const writing = await send(op, await tokenWith(email, { ...NO_ACCESS, [resource]: "write" }));
+      // Allowed by both: the invalid body is what is refused; refused by the role: its 403.
+      expect(writing.status).toBe(may[resource] ? 422 : 403);
+      if (!may[resource]) expect(writing.body.message).not.toMatch(/^This token/);
+    }
+    const timeLogs = await send(listTimeLogs, await tokenWith(email, { ...NO_ACCESS, time_logs: "read" }));
+    expect(timeLogs.status).toBe(200);
+    const none = await send(listTimeLogs, await tokenWith(email, { ...NO_ACCESS, clients: "write" }));
+    expect(none).toMatchObject({ status: 403, body: { message: "This token has no access to time logs." } });
+  });
+});
+
+describe("GET /token", () => {
+  it("describes the calling token with no access at all, and for every access", async () => {
+    for (const access of [NO_ACCESS, FULL_ACCESS, { ...NO_ACCESS, clients: "read", jobs: "write" } as TokenAccess]) {
+      const token = await tokenWith("standard@acme.test", access);
+      const res = await call(tokenRoute, "GET", "token", { token });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        name: "access",
+        access,
+        expires_at: null,
+        created_at: expect.any(String),
+        last_used_at: expect.any(String),
+      });
+    }
+  });
+
+  it("is 401 without a token and 405 for writes", async () => {
+    expect((await call(tokenRoute, "GET", "token")).status).toBe(401);
+    const token = await tokenWith("standard@acme.test", FULL_ACCESS);
+    expect((await call(tokenRoute, "POST", "token", { token, body: {} })).status).toBe(405);
+  });
+});
+
+it("stores only levels a resource can have", async () => {
+  const user = await userByEmail("owner@acme.test");
+  const owner = { tenantId: user.tenantId, userId: user.id };
+  for (const resource of TOKEN_RESOURCES)
+    for (const level of ACCESS_LEVELS.filter((l) => !levelsOf(resource).includes(l)))
+      await expect(
+        createApiToken(await prisma(), owner, "bad", { access: { ...NO_ACCESS, [resource]: level } }),
+      ).rejects.toThrow();
+  // The database refuses one too, whatever the app sends.
+  const bad = { ...FULL_ACCESS, time_logs: "write" };
+  await expect(
+    (await prisma())
+      .$executeRaw`UPDATE api_tokens SET access = ${JSON.stringify(bad)}::jsonb WHERE tenant_id = ${user.tenantId}`,
+  ).rejects.toThrow(/api_tokens_access_check/);
+});
+
+describe("webhook endpoints a token manages", () => {
+  it("may subscribe only to events about what the token may read, and nothing is stored otherwise", async () => {
+    const webhooks = await routeModule("/webhooks");
+    const token = await tokenWith("owner@acme.test", { ...NO_ACCESS, webhooks: "write", clients: "read" });
+    const before = await tableCounts();
+    const refused = await call(webhooks, "POST", "webhooks", {
+      token,
+      body: { url: "https://hooks.example.com/in", events: ["client.created", "job.updated"] },
+    });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: { message: "This token has no access to jobs, so it cannot subscribe to job.updated." },
+    });
+    expect(await tableCounts()).toEqual(before);
+    const made = await call(webhooks, "POST", "webhooks", {
+      token,
+      body: { url: "https://hooks.example.com/in", events: ["client.created"] },
+    });
+    expect(made.status).toBe(201);
+
+    const one = await routeModule("/webhooks/{uuid}");
+    const params = { uuid: made.body.uuid };
+    const widened = await call(one, "PUT", `webhooks/${made.body.uuid}`, {
+      token,
+      params,
+      body: { events: ["contact.created"] },
+    });
+    expect(widened).toMatchObject({ status: 403, body: { message: expect.stringMatching(/no access to contacts/) } });
+    const renamed = await call(one, "PUT", `webhooks/${made.body.uuid}`, { token, params, body: { description: "x" } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.events).toEqual(["client.created"]);
+  });
+});
