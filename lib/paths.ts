@@ -5,3 +5,4 @@ export const PROFILE_PATH = "/settings/profile";
 export const TEAM_PATH = "/settings/team";
 export const INVITE_PATH = "/invite";
 export const WEBHOOKS_PATH = "/settings/webhooks";
+export const AUDIT_PATH = "/settings/audit";

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { loadPermissions, type Permission } from "@/lib/auth/permissions";
 import { requireSignedInUser, type SignedInUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/client";
-import { API_TOKENS_PATH, PROFILE_PATH, TEAM_PATH, WEBHOOKS_PATH } from "@/lib/paths";
+import { API_TOKENS_PATH, AUDIT_PATH, PROFILE_PATH, TEAM_PATH, WEBHOOKS_PATH } from "@/lib/paths";
 
 interface SettingsPage {
   href: string;
@@ -18,6 +18,7 @@ export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { href: API_TOKENS_PATH, label: "API tokens" },
   { href: TEAM_PATH, label: "Team", permission: "users.manage" },
   { href: WEBHOOKS_PATH, label: "Webhooks", permission: "webhooks.manage" },
+  { href: AUDIT_PATH, label: "Audit log", permission: "audit.read" },
 ];
 
 /** The settings pages this person may use, for the navigation. */

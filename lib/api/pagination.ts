@@ -12,6 +12,15 @@ export function listResponse(request: Request, { json, ...page }: WirePage): Res
   return jsonText(`{"data":${json},${JSON.stringify(envelopeOf(request, page)).slice(1)}`);
 }
 
+/** The answer of a page whose rows are serialized here (a list PostgreSQL does not write as JSON: the audit log). */
+export function serializedListResponse<Row>(
+  request: Request,
+  { rows, ...page }: ListPage<Row> | CursorPage<Row>,
+  serialize: (row: Row) => unknown,
+): Response {
+  return listResponse(request, { ...page, json: JSON.stringify(rows.map(serialize)) });
+}
+
 function envelopeOf(request: Request, page: Omit<ListPage<unknown>, "rows"> | Omit<CursorPage<unknown>, "rows">) {
   return "total" in page ? paginated(request, page) : cursorPaginated(request, page);
 }

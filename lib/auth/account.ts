@@ -1,6 +1,9 @@
 // A signed-in person's own account: name, time zone and password, and ending their sessions. Every function takes
 // the person from the caller (the session), never from a form.
 import { z } from "zod";
+import { changesBetween } from "@/lib/audit/entries";
+import { recordAudit, webActor } from "@/lib/audit/mutations";
+import type { Changes } from "@/lib/audit/schemas";
 import { isStorableText } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
 import { comparePassword, hashPassword } from "./password-hash";
@@ -73,8 +76,30 @@ export async function loadProfile(owner: AccountOwner) {
 }
 
 export async function updateProfile(owner: AccountOwner, profile: z.output<typeof profileSchema>) {
-  await (await prisma()).user.update({ where: ownRow(owner), data: profile });
+  const actor = await webActor(owner);
+  await (await prisma()).$transaction(async (tx) => {
+    const select = { firstname: true, lastname: true, timezone: true };
+    const before = await tx.user.findUniqueOrThrow({ where: ownRow(owner), select });
+    const after = await tx.user.update({
+      where: ownRow(owner),
+      data: profile,
+      select,
+    });
+    await recordAudit(tx, { actor }, ownEntry("profile.updated", owner, after, changesBetween(before, after)));
+  });
 }
+
+/** An audit entry about the person's own account. */
+const ownEntry = (
+  action: "profile.updated" | "password.changed",
+  owner: AccountOwner,
+  user: { firstname: string; lastname: string },
+  changes: Changes,
+) => ({
+  action,
+  target: { type: "user" as const, id: owner.userId, name: `${user.firstname} ${user.lastname}`.trim() },
+  changes,
+});
 
 /**
  * Sets a new password if `current` is the person's password, and ends all their sessions (this one is renewed by
@@ -90,7 +115,10 @@ export async function changePassword(
 ): Promise<number | "wrong-password" | "throttled"> {
   const client = await prisma();
   const where = ownRow(owner);
-  const user = await client.user.findUnique({ where, select: { email: true, passwordHash: true } });
+  const user = await client.user.findUnique({
+    where,
+    select: { email: true, passwordHash: true, firstname: true, lastname: true },
+  });
   const hash = user?.passwordHash;
   if (!user || !hash) return "wrong-password";
   const attempt = await throttledPasswordCheck(user.email, headers, async () =>
@@ -98,11 +126,18 @@ export async function changePassword(
   );
   if (attempt.outcome === "throttled") return "throttled";
   if (attempt.outcome === "refused") return "wrong-password";
-  const updated = await client.user.update({
-    where,
-    data: { passwordHash: await hashPassword(next), sessionVersion: { increment: 1 } },
-    select: { sessionVersion: true },
-  });
+  const [updated] = await client.$transaction([
+    client.user.update({
+      where,
+      data: { passwordHash: await hashPassword(next), sessionVersion: { increment: 1 } },
+      select: { sessionVersion: true },
+    }),
+    recordAudit(
+      client,
+      { actor: await webActor(owner) },
+      ownEntry("password.changed", owner, user, { password: "changed" }),
+    ),
+  ]);
   return updated.sessionVersion;
 }
 

@@ -1,11 +1,12 @@
 // Roles are per tenant, each a set of permission names. Owner and Admin hold every permission; Standard all
-// but seeing other people's time logs and managing the firm's people, tokens and webhooks. Tenants may define more roles with
+// but seeing other people's time logs, managing the firm's people, tokens and webhooks, and reading the audit log. Tenants may define more roles with
 // any subset.
 import { forbidden } from "@/lib/core/errors";
 import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 
 export const PERMISSIONS = [
+  "audit.read",
   "clients.create",
   "clients.update",
   "contacts.create",
@@ -21,6 +22,7 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 
 const OWNER_AND_ADMIN_ONLY: readonly Permission[] = [
+  "audit.read",
   "time_logs.view_all",
   "tokens.manage_all",
   "users.manage",

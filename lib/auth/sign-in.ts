@@ -2,6 +2,7 @@
 // sign-in"). next-auth's Credentials provider (lib/auth/options.ts) calls authorizeSignIn; nothing here depends on
 // next-auth.
 import { z } from "zod";
+import { recordSignIn } from "@/lib/audit/mutations";
 import { clientAddress } from "@/lib/client-address";
 import { isStorableText } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
@@ -200,12 +201,17 @@ export async function authorizeSignIn(
     console.error("Sign-in failed:", error);
     throw new Error(SIGN_IN_FAILED);
   }
+  const record = async (outcome: "succeeded" | "failed" | "throttled", identity?: SignInIdentity) =>
+    recordSignIn(await prisma(), outcome, email, clientAddress(headers), identity);
   switch (attempt.outcome) {
     case "throttled":
+      if (attempt.reason !== "busy") await record("throttled");
       throw new Error(attempt.reason === "busy" ? SIGN_IN_BUSY : SIGN_IN_RATE_LIMITED);
     case "refused":
+      await record("failed");
       return null;
     case "succeeded":
+      await record("succeeded", attempt.value);
       return attempt.value;
   }
 }

@@ -1,6 +1,8 @@
 // Creating and updating clients. Every write of one request happens in one transaction: on any failure nothing is
 // written. Rules zod cannot see (references to other records, uniqueness) are checked here and are 422s.
 
+import { clientCreated, clientUpdated, contactCreated } from "@/lib/audit/entries";
+import { recordAudit } from "@/lib/audit/mutations";
 import type { Caller } from "@/lib/auth/caller";
 import { loadContact } from "@/lib/contacts/queries";
 import { serializeContact } from "@/lib/contacts/serialize";
@@ -116,13 +118,14 @@ export async function createClient(caller: Caller, input: CreateClientBody) {
   const id = await withUniqueFields(UNIQUE_FIELDS, () =>
     caller.db.$transaction(async (tx) => {
       const data = { ...clientColumns(input), tenantId, name: input.name } as Prisma.ClientUncheckedCreateInput;
-      const client = await tx.client.create({ data, select: { id: true } });
+      const client = await tx.client.create({ data, select: { id: true, uuid: true, name: true } });
       await writeLinks(tx, tenantId, client.id, input, values);
+      const audit = [clientCreated(client, input, values)];
       if (input.contact) {
         const { firstname, lastname, email, phone_number, title, include_for_client_requests } = input.contact;
         const contact = await tx.contact.create({
           data: { tenantId, firstname, lastname, preferredName: firstname, email, phoneNumber: phone_number ?? null },
-          select: { id: true },
+          select: { id: true, uuid: true, firstname: true, lastname: true },
         });
         await tx.clientContact.create({
           data: {
@@ -137,8 +140,10 @@ export async function createClient(caller: Caller, input: CreateClientBody) {
         await recordEvent(tx, tenantId, "contact.created", async () =>
           serializeContact(await loadContact(eventReader(caller, tx), contact.id)),
         );
+        audit.push(contactCreated(contact, input.contact));
       }
       await recordEvent(tx, tenantId, "client.created", () => clientEventData(caller, tx, client.id));
+      await recordAudit(tx, caller, ...audit);
       return client.id;
     }),
   );
@@ -150,6 +155,7 @@ export async function updateClient(caller: Caller, id: number, input: UpdateClie
   const values = await checkInput(caller, input, await tenantCustomFields(caller.db), id);
   await withUniqueFields(UNIQUE_FIELDS, () =>
     caller.db.$transaction(async (tx) => {
+      await recordAudit(tx, caller, await clientUpdated(tx, id, input, values));
       await tx.client.update({
         where: { tenantId_id: { tenantId: caller.tenant.id, id } },
         data: clientColumns(input),

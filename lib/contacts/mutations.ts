@@ -1,5 +1,7 @@
 // Creating and updating contacts, each request in one transaction.
 
+import { contactCreated, contactUpdated } from "@/lib/audit/entries";
+import { recordAudit } from "@/lib/audit/mutations";
 import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
 import { type FieldErrors, validationFailed } from "@/lib/core/errors";
@@ -61,12 +63,16 @@ export async function createContact(caller: Caller, input: CreateContactBody) {
         tenantId,
         preferredName: input.preferred_name ?? input.firstname,
       } as Prisma.ContactUncheckedCreateInput;
-      const contact = await tx.contact.create({ data, select: { id: true } });
+      const contact = await tx.contact.create({
+        data,
+        select: { id: true, uuid: true, firstname: true, lastname: true },
+      });
       if (client)
         await tx.clientContact.create({
           data: { tenantId, clientId: client.id, contactId: contact.id, title: input.title ?? null },
         });
       await recordEvent(tx, tenantId, "contact.created", () => contactEventData(caller, tx, contact.id));
+      await recordAudit(tx, caller, contactCreated(contact, input));
       return contact.id;
     }),
   );
@@ -79,6 +85,7 @@ export async function updateContact(caller: Caller, id: number, input: UpdateCon
   const tenantId = caller.tenant.id;
   await withUniqueFields(UNIQUE_FIELDS, () =>
     caller.db.$transaction(async (tx) => {
+      await recordAudit(tx, caller, await contactUpdated(tx, id, input, client));
       await tx.contact.update({ where: { tenantId_id: { tenantId, id } }, data: contactColumns(input) });
       if (client) {
         // Linking again to the same client updates the title of that link.

@@ -1,5 +1,7 @@
 // Creating and updating jobs. Rules zod cannot see (references to other records, dates against stored dates) are
 // checked here and are 422s.
+import { jobCreated, jobUpdated } from "@/lib/audit/entries";
+import { recordAudit } from "@/lib/audit/mutations";
 import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
 import { toDbDate, todayIn } from "@/lib/core/dates";
@@ -72,7 +74,7 @@ export async function createJob(caller: Caller, input: CreateJobBody, now = new 
   const completed = status?.isCompleted ?? false;
   const tenantId = caller.tenant.id;
   const id = await caller.db.$transaction(async (tx) => {
-    const { id } = await tx.job.create({
+    const job = await tx.job.create({
       data: {
         tenantId: caller.tenant.id,
         name: input.name,
@@ -89,8 +91,10 @@ export async function createJob(caller: Caller, input: CreateJobBody, now = new 
         assignees: assignee ? { create: [{ userId: assignee.id }] } : undefined,
         tags: tagIds.length ? { create: tagIds.map((tagId) => ({ tagId })) } : undefined,
       },
-      select: { id: true },
+      select: { id: true, uuid: true, name: true },
     });
+    const { id } = job;
+    await recordAudit(tx, caller, jobCreated(job, input));
     await recordEvent(tx, tenantId, "job.created", () => jobEventData(caller, tx, id, now), now);
     if (completed) await recordEvent(tx, tenantId, "job.completed", () => jobEventData(caller, tx, id, now), now);
     return id;
@@ -171,6 +175,7 @@ export async function updateJob(caller: Caller, id: number, input: UpdateJobBody
   });
   const tenantId = caller.tenant.id;
   await db.$transaction(async (tx) => {
+    await recordAudit(tx, caller, await jobUpdated(tx, id, input));
     await tx.job.update({ where: { tenantId_id: { tenantId, id } }, data });
     if (input.user_id !== undefined) {
       await tx.jobAssignee.deleteMany({ where: { jobId: id } });

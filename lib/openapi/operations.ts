@@ -2,6 +2,7 @@
 // serializers answer in. lib/openapi/document.ts turns this list into the OpenAPI document; a test checks that
 // every route file under app/api/v1 appears here.
 import { z } from "zod";
+import { auditEventObject, listAuditEventsQuery } from "@/lib/audit/schemas";
 import {
   clientObject,
   clientSearchResults,
@@ -11,7 +12,7 @@ import {
   updateClientBody,
 } from "@/lib/clients/schemas";
 import { contactObject, createContactBody, listContactsQuery, updateContactBody } from "@/lib/contacts/schemas";
-import { listAnswerSchema } from "@/lib/core/pagination";
+import { cursorPaginatedSchema, listAnswerSchema } from "@/lib/core/pagination";
 import { recordId, uuidString } from "@/lib/core/references";
 import { createJobBody, jobListItemObject, jobObject, listJobsQuery, updateJobBody } from "@/lib/jobs/schemas";
 import { listTimeLogsQuery, timeLogObject } from "@/lib/time-logs/schemas";
@@ -308,6 +309,24 @@ export const operations: Operation[] = [
     errors: [422],
   },
   ...webhookOperations(),
+  {
+    id: "listAuditEvents",
+    method: "get",
+    path: "/audit-events",
+    tag: "Audit log",
+    resource: null,
+    summary: "List the audit log",
+    description:
+      "Needs the audit.read permission (Owners and Admins). Every change and security-relevant action of the firm, " +
+      "newest first, in cursor pages (cursor= empty or absent for the first). Entries are kept 400 days by default.",
+    query: listAuditEventsQuery,
+    response: {
+      status: 200,
+      schema: cursorPaginatedSchema(auditEventObject, "AuditEventCursorPage"),
+      description: "A cursor page of entries",
+    },
+    errors: [403, 422],
+  },
 ];
 
 /** /webhooks: Owners and Admins (webhooks.manage) manage the firm's endpoints. */

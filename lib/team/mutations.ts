@@ -6,6 +6,8 @@
 import { randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { z } from "zod";
+import { changesBetween } from "@/lib/audit/entries";
+import { type AuditEntry, cliActor, recordAudit, webActor } from "@/lib/audit/mutations";
 import { prisma } from "@/lib/db/client";
 import { tenantDb } from "@/lib/db/tenant";
 import { violatedUniqueConstraint } from "@/lib/db/unique";
@@ -119,6 +121,16 @@ export async function createUser(client: PrismaClient, raw: CreateUserInput) {
       await tx.userClientGroup.createMany({
         data: [...existing, ...created].map((g) => ({ tenantId: tenant.id, userId: user.id, groupId: g.id })),
       });
+      await recordAudit(
+        tx,
+        { actor: cliActor(tenant.id) },
+        memberEntry("member.created", user, {
+          email: user.email,
+          role: role.name,
+          client_access: input.clientAccess,
+          client_groups: [...existing, ...created].map((g) => g.id).sort((a, b) => a - b),
+        }),
+      );
       return { user, createdGroups: created.map((g) => g.name) };
     });
     return { tenant, user, role: role.name, password, createdGroups };
@@ -159,6 +171,7 @@ export async function archiveUser(client: PrismaClient, raw: z.input<typeof arch
     }),
     db.apiToken.deleteMany({ where: { userId: user.id } }),
     db.userInvite.deleteMany({ where: { userId: user.id, usedAt: null } }),
+    recordAudit(db, { actor: cliActor(tenant.id) }, memberEntry("member.archived", user)),
   ]);
   return { tenant, user: archived };
 }
@@ -169,6 +182,17 @@ export async function archiveUser(client: PrismaClient, raw: z.input<typeof arch
 // matches nothing.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** An audit entry about a person of the firm. */
+function memberEntry(
+  action: AuditEntry["action"],
+  member: { id: number; firstname: string; lastname: string },
+  after: Record<string, unknown> = {},
+  before: Record<string, unknown> = {},
+): AuditEntry {
+  const name = `${member.firstname} ${member.lastname}`.trim();
+  return { action, target: { type: "user", id: member.id, name }, changes: changesBetween(before, after) };
+}
 
 function parseTeamInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
@@ -190,7 +214,17 @@ async function findMember(db: Db, rawId: unknown) {
   const id = parseTeamInput(userIdSchema, rawId);
   const user = await db.user.findFirst({
     where: { id },
-    select: { id: true, firstname: true, lastname: true, isOwner: true, archivedDate: true, passwordHash: true },
+    select: {
+      id: true,
+      firstname: true,
+      lastname: true,
+      isOwner: true,
+      archivedDate: true,
+      passwordHash: true,
+      clientAccess: true,
+      role: { select: { name: true } },
+      clientGroups: { select: { groupId: true } },
+    },
   });
   if (!user) throw new TeamInputError({ form: "That person is not in your firm." });
   return { ...user, name: `${user.firstname} ${user.lastname}`.trim() };
@@ -230,6 +264,7 @@ export async function inviteTeamMember(actor: TeamActor, raw: unknown): Promise<
   const groupIds = await findGroups(db, input.groupIds);
   if (await db.user.findFirst({ where: { email: input.email }, select: { id: true } })) throw duplicateEmail();
   const tenant = await db.tenant.findFirstOrThrow({ select: { timezone: true } });
+  const acting = { actor: await webActor(actor) };
   const [firstname, ...rest] = input.name.split(/\s+/);
   try {
     return await db.$transaction(async (tx) => {
@@ -251,6 +286,16 @@ export async function inviteTeamMember(actor: TeamActor, raw: unknown): Promise<
       });
       const invite = newInvite(actor.tenantId, user.id);
       await tx.userInvite.create({ data: invite.row });
+      await recordAudit(
+        tx,
+        acting,
+        memberEntry("member.invited", user, {
+          email: user.email,
+          role: role.name,
+          client_access: input.clientAccess,
+          client_groups: groupIds,
+        }),
+      );
       const name = `${user.firstname} ${user.lastname}`.trim();
       return { userId: user.id, name, email: user.email, token: invite.token, expiresAt: invite.expiresAt };
     });
@@ -276,6 +321,30 @@ export async function renewInvite(actor: TeamActor, rawUserId: unknown): Promise
   return { userId: member.id, name: member.name, email, token: invite.token, expiresAt: invite.expiresAt };
 }
 
+/** One entry per kind of change (role, client access, client groups), so that each can be looked for by its action. */
+function memberChanges(
+  member: Awaited<ReturnType<typeof findMember>>,
+  after: { role: string; clientAccess: string; groupIds: number[] },
+): AuditEntry[] {
+  const groupsBefore = member.clientGroups.map((g) => g.groupId).sort((a, b) => a - b);
+  const entries = [
+    memberEntry("member.role_changed", member, { role: after.role }, { role: member.role.name }),
+    memberEntry(
+      "member.client_access_changed",
+      member,
+      { client_access: after.clientAccess },
+      { client_access: member.clientAccess },
+    ),
+    memberEntry(
+      "member.groups_changed",
+      member,
+      { client_groups: [...after.groupIds].sort((a, b) => a - b) },
+      { client_groups: groupsBefore },
+    ),
+  ];
+  return entries.filter((entry) => Object.keys(entry.changes ?? {}).length > 0);
+}
+
 /** Changes a person's role, client access and client groups. The Owner's cannot be changed. */
 export async function updateTeamMember(actor: TeamActor, raw: { userId: unknown } & Record<string, unknown>) {
   const { db } = await teamDb(actor);
@@ -285,7 +354,9 @@ export async function updateTeamMember(actor: TeamActor, raw: { userId: unknown 
   const input = parseTeamInput(memberChangeSchema, raw);
   const role = await findAssignableRole(db, input.roleId);
   const groupIds = await findGroups(db, input.groupIds);
+  const audit = memberChanges(member, { role: role.name, clientAccess: input.clientAccess, groupIds });
   await db.$transaction([
+    ...(audit.length ? [recordAudit(db, { actor: await webActor(actor) }, ...audit)] : []),
     db.user.update({
       where: { tenantId_id: { tenantId: actor.tenantId, id: member.id } },
       data: { roleId: role.id, clientAccess: input.clientAccess },
@@ -317,6 +388,7 @@ export async function archiveTeamMember(actor: TeamActor, rawUserId: unknown) {
     }),
     db.apiToken.deleteMany({ where: { userId: member.id } }),
     db.userInvite.deleteMany({ where: { userId: member.id, usedAt: null } }),
+    recordAudit(db, { actor: await webActor(actor) }, memberEntry("member.archived", member)),
   ]);
   return { userId: member.id, name: member.name, revokedTokens: tokens.count };
 }
@@ -336,6 +408,7 @@ export async function unarchiveTeamMember(actor: TeamActor, rawUserId: unknown) 
       data: { archivedDate: null, sessionVersion: { increment: 1 } },
     }),
     db.apiToken.deleteMany({ where: { userId: member.id } }),
+    recordAudit(db, { actor: await webActor(actor) }, memberEntry("member.unarchived", member)),
   ]);
   return { userId: member.id, name: member.name, needsInvite: !member.passwordHash };
 }

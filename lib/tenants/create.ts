@@ -1,6 +1,8 @@
 // Onboarding a firm (`npm run tenant:create`): the tenant, its built-in roles, default job statuses and its Owner,
 // in one transaction, so that a failure leaves nothing half made.
 import { z } from "zod";
+import { changesBetween } from "@/lib/audit/entries";
+import { cliActor, recordAudit } from "@/lib/audit/mutations";
 import { BUILT_IN_ROLES } from "@/lib/auth/permissions";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { OperatorInputError, parseOperatorInput } from "@/lib/team/errors";
@@ -62,6 +64,15 @@ export async function createTenant(client: PrismaClient, raw: CreateTenantInput)
     const owner = await tx.user.create({
       data: { ...row, tenantId: tenant.id, roleId: ownerRole.id, isOwner: true, clientAccess: "all" },
     });
+    await recordAudit(
+      tx,
+      { actor: cliActor(tenant.id) },
+      {
+        action: "tenant.created",
+        target: { type: "tenant", id: tenant.id, name: tenant.name },
+        changes: changesBetween({}, { name: tenant.name, timezone, owner_email: owner.email }),
+      },
+    );
     return { tenant, owner };
   });
   return { tenant, owner, password };

@@ -5,6 +5,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { z } from "zod";
+import { changesBetween } from "@/lib/audit/entries";
+import { type Actor, cliActor, recordAudit, webActor as webActorOf } from "@/lib/audit/mutations";
 import { isStorableText } from "@/lib/core/validation";
 import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -96,6 +98,8 @@ export interface NewTokenOptions {
   expiresInDays?: number | null;
   /** The value to store; only tests and seeds pass one. */
   value?: string;
+  /** Who makes it, for the audit log (the page's person, the CLI); tests and the demo seed record nothing. */
+  actor?: Actor;
 }
 
 const TRANSACTION_WAIT = { maxWait: 15_000, timeout: 15_000 };
@@ -107,7 +111,7 @@ export async function createApiToken(
   client: PrismaClient,
   owner: { tenantId: number; userId: number },
   name: string,
-  { access = FULL_ACCESS, expiresInDays = null, value = generateTokenValue() }: NewTokenOptions = {},
+  { access = FULL_ACCESS, expiresInDays = null, value = generateTokenValue(), actor }: NewTokenOptions = {},
 ): Promise<{ token: string; summary: TokenSummary }> {
   const data = {
     tenantId: owner.tenantId,
@@ -128,7 +132,9 @@ export async function createApiToken(
         `${MAX_LIVE_TOKENS_PER_USER} live tokens is the most one person may have: delete one that is no longer used, or wait for one to expire.`,
       );
     const expiresAt = expiresInDays === null ? null : new Date(now.getTime() + expiresInDays * DAY_MS);
-    return tx.apiToken.create({ data: { ...data, expiresAt }, select: summaryFields });
+    const created = await tx.apiToken.create({ data: { ...data, expiresAt }, select: summaryFields });
+    if (actor) await recordAudit(tx, { actor }, tokenCreated(summaryOf(created), owner.userId));
+    return created;
     // Creates queue on the lock: a burst of them waits its turn rather than failing on Prisma's 2 s default.
   }, TRANSACTION_WAIT);
   return { token: value, summary: summaryOf(row) };
@@ -153,8 +159,7 @@ function expiredLast<T extends TokenSummary>(tokens: T[]): T[] {
 
 /** Deletes one of the owner's tokens; someone else's token id matches nothing. Returns whether one was deleted. */
 export async function revokeApiToken(client: PrismaClient, owner: { tenantId: number; userId: number }, id: number) {
-  const { count } = await tenantDb(client, owner.tenantId).apiToken.deleteMany({ where: { id, userId: owner.userId } });
-  return count > 0;
+  return deleteToken(client, owner.tenantId, { id, userId: owner.userId }, "token.deleted", webActorOf(owner));
 }
 
 export interface FirmTokenSummary extends TokenSummary {
@@ -170,10 +175,26 @@ export async function listFirmTokens(client: PrismaClient, tenantId: number): Pr
   return expiredLast(tokens.map(summaryOf));
 }
 
-/** Deletes any token of the tenant; an id of another tenant's token matches nothing. */
-export async function revokeFirmToken(client: PrismaClient, tenantId: number, id: number) {
-  const { count } = await tenantDb(client, tenantId).apiToken.deleteMany({ where: { id } });
-  return count > 0;
+/** Deletes any token of the tenant (by `actor`, an Owner or Admin); an id of another tenant's token matches nothing. */
+export async function revokeFirmToken(client: PrismaClient, tenantId: number, id: number, actor: Actor) {
+  return deleteToken(client, tenantId, { id }, "token.revoked", actor);
+}
+
+/** Deletes the token `where` names, with its audit entry, in one transaction; whether there was one. */
+function deleteToken(
+  client: PrismaClient,
+  tenantId: number,
+  where: { id: number; userId?: number },
+  action: "token.deleted" | "token.revoked",
+  actor: Actor | Promise<Actor>,
+) {
+  return tenantDb(client, tenantId).$transaction(async (tx) => {
+    const token = await tx.apiToken.findFirst({ where, select: { id: true, name: true, userId: true } });
+    if (!token) return false;
+    await tx.apiToken.delete({ where: { tenantId_id: { tenantId, id: token.id } } });
+    await recordAudit(tx, { actor: await actor }, tokenEntry(action, token));
+    return true;
+  });
 }
 
 /** Finds the one active user with this email (in `tenantId` when given) and mints a token for them. */
@@ -194,6 +215,22 @@ export async function createApiTokenForEmail(
     throw new Error(`${email} is a user in several tenants (${tenants}); choose one with --tenant <id>.`);
   }
   const [user] = users;
-  const { token, summary } = await createApiToken(client, { tenantId: user.tenantId, userId: user.id }, name, options);
+  const { token, summary } = await createApiToken(client, { tenantId: user.tenantId, userId: user.id }, name, {
+    ...options,
+    actor: options.actor ?? cliActor(user.tenantId),
+  });
   return { token, summary, user };
+}
+
+/** An audit entry about a token: its id and name (never its value or hash), and whose it is. */
+function tokenEntry(
+  action: "token.created" | "token.deleted" | "token.revoked",
+  token: { id: number; name: string; userId: number },
+) {
+  return { action, target: { type: "token" as const, id: token.id, name: token.name }, changes: {} };
+}
+
+function tokenCreated(token: TokenSummary, userId: number) {
+  const after = { user_id: userId, access: token.access, expires_at: token.expiresAt?.toISOString() ?? null };
+  return { ...tokenEntry("token.created", { ...token, userId }), changes: changesBetween({}, after) };
 }

@@ -1,6 +1,7 @@
 // The tokens page as the signed-in person sees and changes it. The page and its server actions hand over the
 // session's user and nothing else: the database and the permission check live here, so app/** never opens the
 // database and no form field can widen what a person may touch.
+import { webActor } from "@/lib/audit/mutations";
 import { loadPermissions } from "@/lib/auth/permissions";
 import { forbidden } from "@/lib/core/errors";
 import { prisma } from "@/lib/db/client";
@@ -24,8 +25,8 @@ export async function tokensPage(user: SignedIn): Promise<{ own: TokenSummary[];
   return { own, firm: permissions.has("tokens.manage_all") ? await listFirmTokens(client, user.tenantId) : null };
 }
 
-export async function createOwnToken(user: SignedIn, name: string, options: Omit<NewTokenOptions, "value">) {
-  return createApiToken(await prisma(), user, name, options);
+export async function createOwnToken(user: SignedIn, name: string, options: Omit<NewTokenOptions, "value" | "actor">) {
+  return createApiToken(await prisma(), user, name, { ...options, actor: await webActor(user) });
 }
 
 export async function revokeOwnToken(user: SignedIn, id: number) {
@@ -37,5 +38,5 @@ export async function revokeTokenOfFirm(user: SignedIn, id: number) {
   const client = await prisma();
   if (!(await loadPermissions(client, user)).has("tokens.manage_all"))
     throw forbidden("Your role does not allow revoking other people's tokens.");
-  return revokeFirmToken(client, user.tenantId, id);
+  return revokeFirmToken(client, user.tenantId, id, await webActor(user));
 }

@@ -1,5 +1,7 @@
 // Managing a firm's webhook endpoints (permission webhooks.manage, checked by the route). Secrets are made here and
 // answered only by create and rotate.
+import { webhookAction, webhookCreated, webhookUpdated } from "@/lib/audit/entries";
+import { type Acting, recordAudit } from "@/lib/audit/mutations";
 import { notFound, validationFailed } from "@/lib/core/errors";
 import type { TenantDb, TenantScope } from "@/lib/db/tenant";
 import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
@@ -23,8 +25,8 @@ function goneMeanwhile(error: unknown): never {
 /** After a rotation the old secret keeps signing (a second signature) for this long. */
 export const PREVIOUS_SECRET_MS = 24 * 3600 * 1000;
 
-/** The caller's tenant-scoped database (an API caller, or the settings page's signed-in person). */
-type Db = TenantScope;
+/** The caller's tenant-scoped database and who acts (an API caller, or the settings page's signed-in person). */
+type Db = TenantScope & Acting;
 
 export async function createWebhook(caller: Db, input: CreateWebhookBody): Promise<WebhookEndpoint> {
   const tenantId = caller.tenant.id;
@@ -33,7 +35,7 @@ export async function createWebhook(caller: Db, input: CreateWebhookBody): Promi
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${tenantId}::int, 1801)`;
     if ((await tx.webhookEndpoint.count({ where: { tenantId } })) >= MAX_ENDPOINTS)
       throw validationFailed({ url: [`A firm can have at most ${MAX_ENDPOINTS} webhook endpoints.`] });
-    return tx.webhookEndpoint.create({
+    const endpoint = await tx.webhookEndpoint.create({
       data: {
         tenantId,
         url: input.url,
@@ -42,12 +44,14 @@ export async function createWebhook(caller: Db, input: CreateWebhookBody): Promi
         secret: newSecret(),
       },
     });
+    await recordAudit(tx, caller, webhookCreated(endpoint, input));
+    return endpoint;
   });
 }
 
 /** Fails the endpoint's pending deliveries: nothing more is sent to a disabled endpoint. */
-async function abandonPending(db: TenantDb, endpointId: number, error: string) {
-  await db.webhookDelivery.updateMany({
+function abandonPending(db: TenantDb, endpointId: number, error: string) {
+  return db.webhookDelivery.updateMany({
     where: { endpointId, status: "pending" },
     data: { status: "failed", nextAttemptAt: null, error },
   });
@@ -60,41 +64,51 @@ export async function updateWebhook(
 ): Promise<WebhookEndpoint> {
   const enabling = input.enabled === true && !endpoint.enabled;
   const disabling = input.enabled === false && endpoint.enabled;
-  const updated = await caller.db.webhookEndpoint
-    .update({
-      where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } },
-      data: {
-        url: input.url,
-        events: input.events,
-        description: input.description,
-        enabled: input.enabled,
-        ...(enabling ? { disabledReason: null, failingSince: null } : {}),
-        ...(disabling ? { disabledReason: "manual" } : {}),
-      },
-    })
+  const [updated] = await caller.db
+    .$transaction([
+      caller.db.webhookEndpoint.update({
+        where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } },
+        data: {
+          url: input.url,
+          events: input.events,
+          description: input.description,
+          enabled: input.enabled,
+          ...(enabling ? { disabledReason: null, failingSince: null } : {}),
+          ...(disabling ? { disabledReason: "manual" } : {}),
+        },
+      }),
+      recordAudit(caller.db, caller, webhookUpdated(endpoint, input)),
+      ...(disabling ? [abandonPending(caller.db, endpoint.id, "The endpoint was disabled.")] : []),
+    ])
     .catch(goneMeanwhile);
-  if (disabling) await abandonPending(caller.db, endpoint.id, "The endpoint was disabled.");
   return updated;
 }
 
 export async function deleteWebhook(caller: Db, endpoint: WebhookEndpoint): Promise<void> {
-  await caller.db.webhookEndpoint
-    .delete({ where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } } })
+  await caller.db
+    .$transaction([
+      recordAudit(caller.db, caller, webhookAction("webhook.deleted", endpoint)),
+      caller.db.webhookEndpoint.delete({ where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } } }),
+    ])
     .catch(goneMeanwhile);
 }
 
 /** A new secret; the old one keeps signing for 24 hours, so receivers can switch without losing events. */
 export async function rotateSecret(caller: Db, endpoint: WebhookEndpoint, now = new Date()): Promise<WebhookEndpoint> {
-  return caller.db.webhookEndpoint
-    .update({
-      where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } },
-      data: {
-        secret: newSecret(),
-        previousSecret: endpoint.secret,
-        previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_MS),
-      },
-    })
+  const [rotated] = await caller.db
+    .$transaction([
+      caller.db.webhookEndpoint.update({
+        where: { tenantId_id: { tenantId: caller.tenant.id, id: endpoint.id } },
+        data: {
+          secret: newSecret(),
+          previousSecret: endpoint.secret,
+          previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_MS),
+        },
+      }),
+      recordAudit(caller.db, caller, webhookAction("webhook.secret_rotated", endpoint)),
+    ])
     .catch(goneMeanwhile);
+  return rotated;
 }
 
 /**
@@ -114,6 +128,7 @@ export async function sendTest(caller: Db, endpoint: WebhookEndpoint, now = new 
         data: { tenantId, msgId: newMessageId(), type: TEST_EVENT, body },
         select: { id: true },
       });
+      await recordAudit(tx, caller, webhookAction("webhook.tested", endpoint));
       return tx.webhookDelivery.create({
         data: { tenantId, endpointId: endpoint.id, eventId: event.id },
         select: { id: true },

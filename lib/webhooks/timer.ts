@@ -1,5 +1,6 @@
 // On one machine (no cron), an in-process timer works off due retries; started from instrumentation.ts, never on
 // a serverless host (VERCEL set: the cron route does it there) and not with WEBHOOKS_TIMER=off.
+import { pruneAuditEvents } from "@/lib/audit/mutations";
 import { deliverAllDue, pruneDeliveries } from "./dispatch";
 
 const state = globalThis as { __cjtWebhookTimer?: NodeJS.Timeout };
@@ -17,6 +18,7 @@ export function startWebhookTimer(intervalMs = Number(process.env.WEBHOOKS_POLL_
       if (Date.now() - lastPrune > 3600_000) {
         lastPrune = Date.now();
         await pruneDeliveries();
+        await pruneAuditEvents();
       }
     } catch (error) {
       // A database outage fails every pass: said once a minute, not every few seconds.

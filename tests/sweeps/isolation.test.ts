@@ -3,6 +3,7 @@
 // that leave B's rows out; and no answer ever carries B's data. The same for a Standard user's client visibility.
 // New endpoints are covered by being in the document: the test names parameters, not endpoints.
 import { beforeAll, describe, expect, it } from "vitest";
+import { recordAudit } from "@/lib/audit/mutations";
 import { prisma } from "@/lib/db/client";
 import { call, tenantByName, tokenFor, userByEmail } from "../support/api";
 import { type Operation, operations, pathOf, recordKind, recordParams, routeModule } from "../support/routes";
@@ -57,6 +58,13 @@ beforeAll(async () => {
     },
   });
 
+  // An audit entry of B's about the marker client, by B's Owner: neither may show in A's log.
+  await recordAudit(
+    client,
+    { actor: { tenantId: birchId, via: "web", userId: owner.id, tokenId: null, tokenName: null, address: null } },
+    { action: "client.updated", target: { type: "client", uuid: markerClient.uuid, name: markerClient.name } },
+  );
+
   const where = { where: { tenantId: birchId } };
   const [clients, contacts, jobs, logs, users, tags, groups] = await Promise.all([
     client.client.findMany(where),
@@ -78,13 +86,26 @@ beforeAll(async () => {
   };
 });
 
-const FILTER_PARAMS = ["client_uuid", "tasks", "users", "tags", "contact_email", "email", "search", "q"];
+const FILTER_PARAMS = [
+  "client_uuid",
+  "target_uuid",
+  "actor_id",
+  "tasks",
+  "users",
+  "tags",
+  "contact_email",
+  "email",
+  "search",
+  "q",
+];
 const REFERENCE_FIELDS = ["client_uuid", "user_id", "tags", "client_groups"];
 
 /** Query values that name the outsider's records, by parameter name. */
 function outsiderQuery(op: Operation, o: Outsider): URLSearchParams[] {
   const values: Record<string, string[]> = {
     client_uuid: [o.client],
+    target_uuid: [o.client],
+    actor_id: o.userIds.slice(0, 1).map(String),
     tasks: [o.job],
     users: o.userIds.map(String),
     tags: o.tagIds.map(String),
@@ -94,7 +115,7 @@ function outsiderQuery(op: Operation, o: Outsider): URLSearchParams[] {
     q: [MARKER],
   };
   return Object.keys(op.query?.shape ?? {})
-    .filter((name) => values[name])
+    .filter((name) => values[name]?.length)
     .map((name) => {
       const params = new URLSearchParams();
       const list = values[name];
@@ -137,6 +158,8 @@ function sweep(
   callerEmail: string,
   outsider: () => Promise<Outsider>,
   recordWhere: () => Promise<Record<string, object>>,
+  /** Lists the caller's role may not read at all (a 403 whatever the filters). */
+  forbiddenLists: string[] = [],
 ) {
   let token: string;
   let o: Outsider;
@@ -175,7 +198,7 @@ function sweep(
         const route = await routeModule(op.path);
         for (const query of outsiderQuery(op, o)) {
           const res = await call(route, "GET", `${op.path.slice(1)}?${query}`, { token });
-          expect(res.status, `${op.path}?${query}`).toBe(200);
+          expect(res.status, `${op.path}?${query}`).toBe(forbiddenLists.includes(op.path) ? 403 : 200);
           expectNoSecrets(res.body, o.secrets);
         }
       },
@@ -271,5 +294,6 @@ describe("a Standard user with assigned_clients against clients outside their vi
         },
       };
     },
+    ["/audit-events"],
   );
 });

@@ -4,6 +4,7 @@
 // Cross-site request forgery: as for the tokens page, Next runs a server action only for a POST whose Origin names
 // this site, and the session cookie is SameSite=Lax.
 import { revalidatePath } from "next/cache";
+import { webActor } from "@/lib/audit/mutations";
 import { requireSignedInUser } from "@/lib/auth/session";
 import { ApiError, zodFieldErrors } from "@/lib/core/errors";
 import { WEBHOOKS_PATH } from "@/lib/paths";
@@ -21,7 +22,8 @@ export type CreateWebhookState =
 export type RotateSecretState = { status: "idle" } | { status: "rotated"; secret: string };
 
 async function manager() {
-  return requireWebhookManager(await requireSignedInUser(WEBHOOKS_PATH));
+  const user = await requireSignedInUser(WEBHOOKS_PATH);
+  return { ...(await requireWebhookManager(user)), actor: await webActor(user) };
 }
 
 export async function createWebhookAction(_previous: CreateWebhookState, form: FormData): Promise<CreateWebhookState> {

@@ -1,0 +1,62 @@
+import Link from "next/link";
+import { type AuditEventOutput, describeAuditEvent, valueText } from "@/lib/audit/serialize";
+import { AUDIT_PATH } from "@/lib/paths";
+import { focusRing } from "../styles";
+
+const VIA: Record<AuditEventOutput["via"], string> = { api: "API", web: "web", cli: "command line" };
+
+function when(iso: string, timezone: string) {
+  return new Date(iso).toLocaleString("en-GB", { timeZone: timezone, dateStyle: "medium", timeStyle: "medium" });
+}
+
+const change = (value: unknown) => (value === null || value === "" ? "—" : valueText(value));
+
+/** The entries as sentences, newest first, each with when, how, from where, and its changes field by field. */
+export function AuditList({ events, timezone }: { events: AuditEventOutput[]; timezone: string }) {
+  if (!events.length) return <p className="text-sm text-slate-600">No entries match.</p>;
+  return (
+    <ol aria-label="Audit log entries" className="space-y-3">
+      {events.map((event) => (
+        <li key={event.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+          <p className="text-sm text-slate-900">{describeAuditEvent(event)}</p>
+          <p className="mt-1 text-xs text-slate-600">
+            <time dateTime={event.created_at}>{when(event.created_at, timezone)}</time> · {event.action} · via{" "}
+            {VIA[event.via]}
+            {event.address && ` · from ${event.address}`}
+            {event.target.uuid && (
+              <>
+                {" · "}
+                <Link
+                  href={`${AUDIT_PATH}?target_uuid=${event.target.uuid}`}
+                  className={`rounded underline hover:text-slate-900 ${focusRing}`}
+                >
+                  Everything about {event.target.name}
+                </Link>
+              </>
+            )}
+          </p>
+          {Object.keys(event.changes).length > 0 && (
+            <table className="mt-2 text-left text-xs" aria-label="Changes">
+              <thead className="text-slate-600">
+                <tr>
+                  <th className="py-0.5 pr-3 font-medium">Field</th>
+                  <th className="py-0.5 pr-3 font-medium">Before</th>
+                  <th className="py-0.5 font-medium">After</th>
+                </tr>
+              </thead>
+              <tbody>
+                {Object.entries(event.changes).map(([field, values]) => (
+                  <tr key={field}>
+                    <td className="py-0.5 pr-3 font-mono">{field}</td>
+                    <td className="py-0.5 pr-3 break-all">{values === "changed" ? "—" : change(values[0])}</td>
+                    <td className="py-0.5 break-all">{values === "changed" ? "(changed)" : change(values[1])}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,66 @@
+// What the /settings/audit page and its CSV download use: the signed-in person's firm, only when their role (read
+// afresh) has audit.read, and the page's filters read from its query string with the API's rules.
+import { z } from "zod";
+import { loadPermissions } from "@/lib/auth/permissions";
+import { zodFieldErrors } from "@/lib/core/errors";
+import { prisma } from "@/lib/db/client";
+import { tenantDb } from "@/lib/db/tenant";
+import type { AuditReader } from "./queries";
+import { type AuditFilters, auditFilters } from "./schemas";
+
+/** The signed-in person, as the session knows them. */
+interface SessionUser {
+  tenantId: number;
+  userId: number;
+}
+
+/** The firm's log for someone who may read it (Owners and Admins); null for anyone else. */
+export async function auditReader(user: SessionUser): Promise<AuditReader | null> {
+  const client = await prisma();
+  if (!(await loadPermissions(client, user)).has("audit.read")) return null;
+  return { db: tenantDb(client, user.tenantId), tenant: { id: user.tenantId }, user: { id: user.userId } };
+}
+
+/** The people the actor filter offers: everyone of the firm, archived people too (they may have acted before). */
+export function firmPeople(reader: AuditReader) {
+  return reader.db.user.findMany({
+    select: { id: true, firstname: true, lastname: true },
+    orderBy: [{ firstname: "asc" }, { lastname: "asc" }, { id: "asc" }],
+  });
+}
+
+export type SearchParams = Record<string, string | string[] | undefined>;
+
+const filtersSchema = z.object(auditFilters);
+
+/** The page's since/until boxes (datetime-local) give a minute without a zone: read as UTC, as the page says. */
+const withZone = (value: string | undefined) =>
+  value && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(value) ? `${value}:00Z` : value;
+
+/** The filters of the page's query string (empty boxes are no filter), or what is wrong with them by field. */
+export function parseAuditFilters(
+  params: SearchParams,
+): { filters: AuditFilters; errors?: undefined } | { errors: Record<string, string[]> } {
+  const one = (name: string) => {
+    const value = params[name];
+    const text = Array.isArray(value) ? value[0] : value;
+    return text?.trim() ? text.trim() : undefined;
+  };
+  const parsed = filtersSchema.safeParse({
+    action: one("action"),
+    actor_id: one("actor_id"),
+    target_type: one("target_type"),
+    target_uuid: one("target_uuid"),
+    since: withZone(one("since")),
+    until: withZone(one("until")),
+  });
+  return parsed.success ? { filters: parsed.data } : { errors: zodFieldErrors(parsed.error) };
+}
+
+/** The query string of the filters (ISO dates), for links that keep them: the next page, the CSV download. */
+export function filtersQuery(filters: AuditFilters, extra: Record<string, string> = {}): string {
+  const entries = Object.entries({ ...filters, ...extra })
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => [key, value instanceof Date ? value.toISOString() : String(value)]);
+  return new URLSearchParams(entries).toString();
+}
