@@ -18,7 +18,8 @@ describe("a write to an endpoint deleted meanwhile", () => {
       data: { tenantId, url: "http://127.0.0.1:9/gone", events: ["client.created"], secret: "whsec_eA==" },
     });
     await client.webhookEndpoint.delete({ where: { tenantId_id: { tenantId, id: endpoint.id } } });
-    const scope = { db: tenantDb(client, tenantId), tenant: { id: tenantId } };
+    const actor = { tenantId, via: "cli", userId: null, tokenId: null, tokenName: null, address: null } as const;
+    const scope = { db: tenantDb(client, tenantId), tenant: { id: tenantId }, actor };
     await expect(write(scope, endpoint)).rejects.toMatchObject({ status: 404, message: "Webhook not found." });
   });
 });
