@@ -222,8 +222,8 @@ test("an Admin sees every token of the firm and revokes a colleague's; a Standar
   const firm = page.getByRole("list", { name: "Firm tokens" });
   const row = firm.getByRole("listitem").filter({ hasText: "Standard's sync" });
   await expect(row).toContainText("standard@acme.test");
-  await expect(row).toContainText("Read & write");
-  await expect(row).toContainText("Expires in 90 days");
+  await expect(row).toContainText("Full access");
+  await expect(row).toContainText("Never expires");
   await page.screenshot({ path: path.join(SCREENSHOTS, "api-tokens-firm.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: path.join(SCREENSHOTS, "api-tokens-firm-phone.png"), fullPage: true });

@@ -98,6 +98,7 @@ test("100 parallel wrong passwords get at most the sign-in limit's checks and le
   if (toWindowEnd < 60_000) await new Promise((resolve) => setTimeout(resolve, toWindowEnd + 1_000));
   const attacker = clientAddress("sign-in burst");
   const apiDuringBurst: number[] = [];
+  const apiStart = Date.now();
   const [errors] = await Promise.all([
     Promise.all(Array.from({ length: 100 }, () => signInAttempt("viewer@acme.test", "wrong", attacker))),
     (async () => {
@@ -109,16 +110,18 @@ test("100 parallel wrong passwords get at most the sign-in limit's checks and le
   ]);
   const apiAfter: number[] = [];
   for (let call = 0; call < API_LIMIT + 5; call++) apiAfter.push(await apiCall());
+  const apiSeconds = (Date.now() - apiStart) / 1000;
 
   // (b) CredentialsSignin: the password was checked and was wrong. RateLimited: refused before any check.
   const counts = Object.fromEntries(
     [...new Set(errors)].map((error) => [error, errors.filter((e) => e === error).length]),
   );
   expect(counts).toEqual({ CredentialsSignin: SIGN_IN_LIMIT, RateLimited: 100 - SIGN_IN_LIMIT });
-  // (a) 45 calls within the minute: about the limit's 30 answered (the sliding window forgives a few as it moves),
-  // and the last ones refused.
+  // (a) 45 calls: the limit's 30 answered, and as many more as the sliding window forgives while they run (across
+  // a minute's end it weighs the last minute less, by the part of a minute that has passed), and the last refused.
   const statuses = [...apiDuringBurst, ...apiAfter];
-  expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(API_LIMIT + 3);
+  const forgiven = Math.ceil(API_LIMIT * (apiSeconds / 60));
+  expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(API_LIMIT + forgiven);
   expect(statuses.slice(-10)).toEqual(Array(10).fill(429));
   expect(serverLog).not.toMatch(/Rate limiting is off/);
   // The viewer still signs in from their own address.
