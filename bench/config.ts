@@ -2,7 +2,10 @@
 import path from "node:path";
 
 export const BENCH_OUT = path.join(import.meta.dirname, "out");
-export const TOKENS_FILE = path.join(BENCH_OUT, "tokens.json");
+/** BENCH_SMOKE=1: the CI smoke run (a small tenant, a second per measurement, no targets judged). */
+export const SMOKE = process.env.BENCH_SMOKE === "1";
+/** The smoke run's tokens are kept apart: its throwaway database must not replace the large tenant's tokens. */
+export const TOKENS_FILE = path.join(BENCH_OUT, SMOKE ? "tokens-smoke.json" : "tokens.json");
 
 export interface BenchTokens {
   /** The large tenant's owner: sees everything. */

@@ -1,7 +1,9 @@
 // `npm run bench:seed`: migrates DATABASE_URL, seeds the small demo tenants, then one large tenant (100k clients,
 // 300k contacts, 200k jobs, 1M time logs) with set-based INSERT ... SELECT generate_series statements, run in
 // chunks so that a progress bar can follow. Writes tokens for the large tenant's owner and for one of its
-// `assigned_clients` users to bench/out/tokens.json.
+// `assigned_clients` users to bench/out/tokens.json (tokens-smoke.json with BENCH_SMOKE=1).
+// BENCH_CLIENTS sets the tenant's size (default 100,000 clients; the other tables follow, per client): the CI smoke
+// run seeds 1,000 in seconds.
 import "@/scripts/env";
 import { mkdir, writeFile } from "node:fs/promises";
 import bcrypt from "bcryptjs";
@@ -16,7 +18,12 @@ import { announceDatabase } from "@/scripts/env";
 import { migrate } from "@/scripts/migrate";
 import { BENCH_OUT, type BenchTokens, TOKENS_FILE } from "./config";
 
-const SCALE = { clients: 100_000, contactsPerClient: 3, jobsPerClient: 2, timeLogsPerJob: 5 };
+const SCALE = {
+  clients: Number(process.env.BENCH_CLIENTS ?? 100_000),
+  contactsPerClient: 3,
+  jobsPerClient: 2,
+  timeLogsPerJob: 5,
+};
 const CHUNK_ROWS = 50_000;
 const STAFF = 40; // users of the large tenant
 

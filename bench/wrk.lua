@@ -1,6 +1,7 @@
 -- The requests of one benchmark scenario for wrk (bench/run.ts writes them to BENCH_REQUESTS, one per line: a path
--- for a GET, or "POST <path>" for a client created with a fresh name and reference each time), sent in turn with
--- the scenario's token (BENCH_TOKEN, none when empty). At the end, one line of JSON for bench/run.ts to read.
+-- for a GET, or "<METHOD> <path> <JSON body>" where each {key} in the body becomes a text unique to the request, so
+-- that each create has a fresh name and each update a new value), sent in turn with the scenario's token
+-- (BENCH_TOKEN, none when empty). At the end, one line of JSON for bench/run.ts to read.
 local requests = {}
 for line in io.lines(os.getenv("BENCH_REQUESTS")) do
   requests[#requests + 1] = line
@@ -16,7 +17,7 @@ if token ~= "" then
 end
 
 local turn = 0
-local created = 0
+local sent = 0
 -- Threads have their own Lua state: setup() gives each a number (the global thread_id) for the names it creates.
 local next_thread_id = 0
 
@@ -28,11 +29,11 @@ end
 function request()
   turn = turn % #requests + 1
   local line = requests[turn]
-  if line:sub(1, 5) == "POST " then
-    created = created + 1
-    local key = string.format("%s-%d-%d", run_id, thread_id or 0, created)
-    local body = string.format('{"name":"Bench %s","client_id":"BENCH-%s","city":"Leeds"}', key, key)
-    return wrk.format("POST", line:sub(6), nil, body)
+  local method, path, body = line:match("^(%u+) (%S+) (.*)$")
+  if method then
+    sent = sent + 1
+    local key = string.format("%s-%d-%d", run_id, thread_id or 0, sent)
+    return wrk.format(method, path, nil, (body:gsub("{key}", key)))
   end
   return wrk.format("GET", line)
 end

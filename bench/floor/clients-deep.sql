@@ -1,5 +1,6 @@
 -- GET /clients?limit=50&page=1000: clients 49,951 to 50,000 by name, with everything a client shows, and the total.
--- The page lies in the second half of the list: its ids come from an index-only scan walking the order backwards.
+-- The page lies in the second half of the list: its ids come from an index-only scan walking the order backwards
+-- (on a smaller tenant, such as the smoke run's, the offset stops at 0).
 SELECT n FROM row_counts WHERE tenant_id = :tenant AND table_name = 'clients' AND NOT flag;
 SELECT c.id, c.uuid, c.name, c.client_ref, c.reg_number, c.website, c.state, c.city, c.street_address,
   c.postal_code, c.year_end, c.is_archived, c.client_status, c.created_at, c.updated_at,
@@ -17,6 +18,6 @@ SELECT c.id, c.uuid, c.name, c.client_ref, c.reg_number, c.website, c.state, c.c
    WHERE cc.tenant_id = c.tenant_id AND cc.client_id = c.id) AS contacts
 FROM clients c
 WHERE c.tenant_id = :tenant AND c.id IN (SELECT id FROM clients WHERE tenant_id = :tenant AND NOT is_archived ORDER BY name DESC, uuid DESC LIMIT 50
-  OFFSET (SELECT n - 50000 FROM row_counts WHERE tenant_id = :tenant AND table_name = 'clients' AND NOT flag))
+  OFFSET (SELECT greatest(0, n - 50000) FROM row_counts WHERE tenant_id = :tenant AND table_name = 'clients' AND NOT flag))
 ORDER BY c.name, c.uuid
 ;
