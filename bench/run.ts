@@ -287,6 +287,18 @@ class Server {
   }
 
   /** Stops the whole tree by pid (stopping `next start` alone can leave its server running), and waits for it. */
+  /** CPU seconds the process tree has used so far (user + system; the kernel counts in ticks of 1/100 s). */
+  async cpuSeconds() {
+    let ticks = 0;
+    for (const pid of await this.tree()) {
+      const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // Fields 14 and 15 of stat (utime, stime), counted here from field 3 (after the command's name).
+      ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+    }
+    return ticks / 100;
+  }
+
   async stop() {
     clearInterval(this.sampler);
     const pids = await this.tree();
@@ -329,6 +341,7 @@ const settle = () =>
   });
 
 interface Measurement {
+  requests: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -401,6 +414,7 @@ async function wrk(
   const errors = result.status_errors - expectedErrors + result.socket_errors;
   failures += errors;
   return {
+    requests: result.requests,
     requestsPerSecond: result.requests / (result.duration_us / 1e6),
     p50Ms: result.p50_us / 1000,
     p99Ms: result.p99_us / 1000,
@@ -446,7 +460,13 @@ async function pgbench(script: string, fixtures: Fixtures, clients: number, seco
     p50Ms = percentile(latencies, 50);
     p99Ms = percentile(latencies, 99);
   }
-  return { requestsPerSecond: tps, p50Ms, p99Ms, errors: failed };
+  return {
+    requests: Number(/transactions actually processed: (\d+)/.exec(out)?.[1]),
+    requestsPerSecond: tps,
+    p50Ms,
+    p99Ms,
+    errors: failed,
+  };
 }
 
 function percentile(values: number[], p: number) {
@@ -479,13 +499,17 @@ interface ScenarioResult {
 const scenarioResults = new Map<string, ScenarioResult>();
 
 /** Each scenario: latency at one connection, throughput at CONNECTIONS, and the SQL floor beside each. */
-async function measureScenarios(list: Scenario[], title: string, fixtures: Fixtures, tokens: BenchTokens) {
+async function measureScenarios(app: Server, list: Scenario[], title: string, fixtures: Fixtures, tokens: BenchTokens) {
   const rows: string[] = [];
   for (const scenario of list) {
     progress(scenario.name);
     const token = scenario.token && tokens[scenario.token];
     if (WARMUP > 0) await wrk(APP_PORT, token, scenario.requests, CONNECTIONS, WARMUP);
+    // The app's CPU per request, over the one-connection run (where no request is left in flight at its end): less
+    // moved by other work on the machine than a latency is.
+    const cpuBefore = await app.cpuSeconds();
     const single = await wrk(APP_PORT, token, scenario.requests, 1, LATENCY_DURATION);
+    const cpuPerRequestMs = (((await app.cpuSeconds()) - cpuBefore) * 1000) / single.requests;
     const loaded = await wrk(APP_PORT, token, scenario.requests, CONNECTIONS, DURATION);
     const floor = scenario.floor && {
       single: await pgbench(scenario.floor, fixtures, 1, LATENCY_DURATION),
@@ -494,17 +518,22 @@ async function measureScenarios(list: Scenario[], title: string, fixtures: Fixtu
     scenarioResults.set(scenario.name, { scenario, single, loaded, floor: floor || undefined });
     const floorText = floor ? `${ms(floor.single.p50Ms)} ms · ${perSecond(floor.loaded.requestsPerSecond)}/s` : "";
     rows.push(
-      `| ${scenario.name} | ${ms(single.p50Ms)} | ${ms(single.p99Ms)} | ${perSecond(loaded.requestsPerSecond)} | ${ms(loaded.p50Ms)} | ${ms(loaded.p99Ms)} | ${single.errors + loaded.errors} | ${floorText} |`,
+      `| ${scenario.name} | ${ms(single.p50Ms)} | ${ms(single.p99Ms)} | ${ms(cpuPerRequestMs)} | ${perSecond(loaded.requestsPerSecond)} | ${ms(loaded.p50Ms)} | ${ms(loaded.p99Ms)} | ${single.errors + loaded.errors} | ${floorText} |`,
     );
   }
   return [
     `## ${title}`,
     "",
-    `1 connection for ${LATENCY_DURATION} s, then ${CONNECTIONS} connections for ${DURATION} s (after ${WARMUP} s of warm-up), wrk; latency in ms.`,
-    `SQL floor: the best SQL for the same answer (bench/floor/), pgbench: p50 at 1 connection · transactions/s at ${CONNECTIONS}.`,
+    `1 connection for ${LATENCY_DURATION} s, then ${CONNECTIONS} connections for ${DURATION} s (after ${WARMUP} s of warm-up), wrk; latency in ms; ` +
+      "app CPU: the app's CPU time per request over the 1-connection run, in ms (PostgreSQL's not included).",
+    ...(list.some((s) => s.floor)
+      ? [
+          `SQL floor: the best SQL for the same answer (bench/floor/), pgbench: p50 at 1 connection · transactions/s at ${CONNECTIONS}.`,
+        ]
+      : []),
     "",
-    `| Scenario | 1 conn p50 | 1 conn p99 | ${CONNECTIONS} conn req/s | p50 | p99 | errors | SQL floor |`,
-    "|---|---:|---:|---:|---:|---:|---:|---|",
+    `| Scenario | 1 conn p50 | 1 conn p99 | app CPU | ${CONNECTIONS} conn req/s | p50 | p99 | errors | SQL floor |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ...rows,
     "",
   ];
@@ -966,10 +995,10 @@ try {
     const app = await startApp();
     try {
       if (PARTS.has("scenarios"))
-        out.push(...(await measureScenarios(readScenarios(fixtures), "Scenarios", fixtures, tokens)));
+        out.push(...(await measureScenarios(app, readScenarios(fixtures), "Scenarios", fixtures, tokens)));
       await save();
       if (PARTS.has("writes"))
-        out.push(...(await measureScenarios(writeScenarios(fixtures), "Writes", fixtures, tokens)));
+        out.push(...(await measureScenarios(app, writeScenarios(fixtures), "Writes", fixtures, tokens)));
       await save();
       if (PARTS.has("sync")) out.push(...(await measureSync(fixtures, tokens)));
     } finally {
