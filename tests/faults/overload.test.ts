@@ -1,5 +1,5 @@
-// Load shedding at the HTTP server, before Next: over API_MAX_IN_FLIGHT API requests in flight (default twice the
-// database pool), the next is a 503 at once, before Next's router, authentication or the database; the ones in flight
+// Load shedding at the HTTP server, before Next: over API_MAX_IN_FLIGHT API requests in flight (default the size of
+// the database pool), the next is a 503 at once, before Next's router, authentication or the database; the ones in flight
 // finish normally, and a request that ends in any way (answered, aborted) leaves the count. A stand-in for Next holds
 // the admitted requests in most tests here; the last runs the built server (`npm run build` first).
 import http from "node:http";
@@ -118,13 +118,12 @@ describe("the limit of API requests in flight, at the server", () => {
     for (const { answer } of again) expect((await answer).status).toBe(200);
   });
 
-  it("defaults to twice the database pool", async () => {
+  it("defaults to the size of the database pool", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "");
     vi.stubEnv("DATABASE_POOL_SIZE", "");
-    expect(inFlightLimit()).toBe(2 * Number(poolConfig("postgresql://localhost").max));
-    vi.stubEnv("DATABASE_POOL_SIZE", "2");
-    expect(inFlightLimit()).toBe(4);
-    const inFlight = await fill(4);
+    expect(inFlightLimit()).toBe(poolConfig("postgresql://localhost").max);
+    vi.stubEnv("DATABASE_POOL_SIZE", "3");
+    const inFlight = await fill(3);
     expect((await send("/api/v1/me").answer).status).toBe(503);
     releaseHeld();
     for (const { answer } of inFlight) expect((await answer).status).toBe(200);
