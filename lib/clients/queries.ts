@@ -1,15 +1,23 @@
 // Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
-import { visibleClients } from "@/lib/auth/visibility";
+import { seesAllClients, visibleClients, visibleClientsSql } from "@/lib/auth/visibility";
 import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
-import { allOf, containsText, type Filter, literal } from "@/lib/db/filters";
+import {
+  allOf,
+  containsSql,
+  containsText,
+  type Filter,
+  literal,
+  sqlConditions,
+  updatedSinceSql,
+} from "@/lib/db/filters";
 import { wireRecord, wireRows } from "@/lib/db/json-rows";
-import { readCursorPage } from "@/lib/db/keyset";
-import { pageAndTotal, readOffsetPage } from "@/lib/db/offset-page";
+import { readWireCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
-import { countedRows } from "@/lib/db/row-counts";
+import { keptRows } from "@/lib/db/row-counts";
 import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { type WireList, wireOffsetPage, wireTotal } from "@/lib/db/wire-list";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { tenantCustomFields } from "./custom-fields";
 import { loadClientRelations, NO_RELATIONS } from "./relations";
 import type { ListClientsQuery, SearchClientsQuery } from "./schemas";
@@ -22,31 +30,82 @@ const SEARCH_RESULTS = 10;
 // index serves fast: the matches are sorted alone only when they are few (lib/db/search-page.ts).
 const MAX_SORTED_CLIENTS = 1000;
 
-/** What a page of clients is found by: the id, and the order's columns for a cursor page's positions. */
+/** What a page of a search is found by: the id, and the order's columns. */
 const clientKeys = { id: true, uuid: true, name: true, createdAt: true, updatedAt: true } as const;
 
-/** One page of clients as wire JSON: found by Prisma (filters, visibility, order), written by PostgreSQL. */
+const CLIENT_SORT_KINDS = { name: "text", created_at: "timestamptz", updated_at: "timestamptz" } as const;
+
+/** One page of clients as wire JSON; a search's offset pages apart, one statement (lib/db/wire-list.ts). */
 export async function listClients(caller: Caller, query: ListClientsQuery): Promise<WirePage> {
-  const visible = visibleClients(caller);
-  const archived = !query.include_archived && { isArchived: false };
+  const page = pageOf(query, DEFAULT_CLIENT_PAGE_SIZE);
+  return query.search && query.cursor === undefined
+    ? searchedClientPage(caller, query, query.search, page)
+    : clientPage(caller, query, page);
+}
+
+/** The list's order: the sort, then uuid in the same direction. */
+function clientOrder(query: ListClientsQuery): ListOrder {
+  const direction = query.sort_direction ?? "asc";
+  return [
+    [query.sort_by ?? "name", direction],
+    ["uuid", direction],
+  ];
+}
+
+/** A page of clients, or a cursor page, found and written by PostgreSQL in one statement. */
+async function clientPage(caller: Caller, query: ListClientsQuery, page: Page): Promise<WirePage> {
+  const visible = !seesAllClients(caller) && visibleClientsSql(caller, "t");
+  const others = sqlConditions([
+    query.client_status && Prisma.sql`t.client_status = ${query.client_status}::"ClientStatus"`,
+    query.country_id !== undefined && Prisma.sql`t.country_id = ${query.country_id}`,
+    !!query.tags?.length &&
+      Prisma.sql`EXISTS (SELECT 1 FROM client_tags ct WHERE (ct.tenant_id, ct.client_id) = (t.tenant_id, t.id)
+        AND ct.tag_id = ANY(${query.tags}::int[]))`,
+    // citext makes this equality case-insensitive, and it can use the (tenant_id, email) index.
+    !!query.contact_email &&
+      Prisma.sql`EXISTS (SELECT 1 FROM client_contacts cc JOIN contacts k ON (k.tenant_id, k.id) = (cc.tenant_id, cc.contact_id)
+        WHERE (cc.tenant_id, cc.client_id) = (t.tenant_id, t.id) AND k.email = ${query.contact_email}::citext)`,
+    // One trigger-kept column (name, references, city, contacts) that one trigram index serves.
+    !!query.search && containsSql("t.search_text", query.search),
+    updatedSinceSql(query.updated_since),
+  ]);
+  const archived = !query.include_archived && Prisma.sql`NOT t.is_archived`;
+  const list: WireList = {
+    table: "clients",
+    where: sqlConditions([visible, archived, ...others]),
+    order: clientOrder(query).map(([column, direction]) => ({
+      sql: `t.${column}`,
+      direction,
+      kind: column === "uuid" ? "uuid" : CLIENT_SORT_KINDS[column as keyof typeof CLIENT_SORT_KINDS],
+    })),
+    object: clientWire(caller),
+  };
+  if (query.cursor !== undefined) return readWireCursorPage(caller, "clients", query, list, page.perPage);
+  // Seeing every client and filtered by no more than the archived flag, the total is what the triggers keep, and a
+  // deep page is read from the nearer end.
+  const kept = !visible && others.length === 0 && keptRows("clients", query.include_archived ? undefined : false);
+  const known = kept && page.skip > 0 ? await wireTotal(caller, list, kept) : undefined;
+  return { page, ...(await wireOffsetPage(caller, list, page, kept || "count", known)) };
+}
+
+/** An offset page of a search: found by Prisma (lib/db/search-page.ts), written by PostgreSQL. */
+async function searchedClientPage(
+  caller: Caller,
+  query: ListClientsQuery,
+  search: string,
+  page: Page,
+): Promise<WirePage> {
   const others: Filter<Prisma.ClientWhereInput>[] = [
     query.client_status && { clientStatus: query.client_status },
     query.country_id !== undefined && { countryId: query.country_id },
     !!query.tags?.length && { tags: { some: { tagId: { in: query.tags } } } },
-    // citext makes this equality case-insensitive, and it can use the (tenant_id, email) index.
     !!query.contact_email && { contacts: { some: { contact: { email: query.contact_email } } } },
-    // One trigger-kept column (name, references, city, contacts) that one trigram index serves.
-    !!query.search && { searchText: containsText(query.search) },
+    { searchText: containsText(search) },
     updatedSince(query.updated_since),
   ];
-  const where = allOf<Prisma.ClientWhereInput>([visible, archived, ...others]);
-  const direction = query.sort_direction ?? "asc";
-  const order: ListOrder = [
-    [query.sort_by ?? "name", direction],
-    ["uuid", direction],
-  ];
-  const page = pageOf(query, DEFAULT_CLIENT_PAGE_SIZE);
-  if (query.cursor !== undefined) return clientCursorPage(caller, query, where, order, page.perPage);
+  const archived = !query.include_archived && { isArchived: false };
+  const where = allOf<Prisma.ClientWhereInput>([visibleClients(caller), archived, ...others]);
+  const order = clientOrder(query);
   const rows = ({ skip, take }: Pick<Page, "skip" | "take">, ids?: number[]) =>
     caller.db.client.findMany({
       where: ids ? { id: { in: ids } } : where,
@@ -55,40 +114,14 @@ export async function listClients(caller: Caller, query: ListClientsQuery): Prom
       take,
       select: clientKeys,
     });
-  const ids = ({ skip, take }: Pick<Page, "skip" | "take">, reversed: boolean) =>
-    caller.db.client.findMany({ where, orderBy: prismaOrderBy(order, reversed), skip, take, select: { id: true } });
-  // Seeing every client and filtered by no more than the archived flag, the total is what the triggers keep.
-  const counted = !visible && !others.some(Boolean);
-  const count = () =>
-    counted
-      ? countedRows(caller.db, "clients", query.include_archived ? undefined : false)
-      : caller.db.client.count({ where });
+  const count = () => caller.db.client.count({ where });
   const matchIds = async () => (await caller.db.client.findMany({ where, select: { id: true } })).map((m) => m.id);
-  const [total, found] = query.search
-    ? await searchPage(caller, { table: "clients", order, maxSorted: MAX_SORTED_CLIENTS, rows, count, matchIds }, page)
-    : await pageAndTotal(count(), (total) => readOffsetPage(page, { ids, rows }, counted ? total : undefined));
-  return { page, total, json: await clientsJson(caller, found) };
-}
-
-const clientsJson = (caller: Caller, rows: { id: number }[]) => wireRows(caller, "clients", rows, clientWire(caller));
-
-/** A cursor page (lib/db/keyset.ts). */
-async function clientCursorPage(
-  caller: Caller,
-  query: ListClientsQuery,
-  where: Prisma.ClientWhereInput,
-  order: ListOrder,
-  perPage: number,
-): Promise<WirePage> {
-  const { rows, ...page } = await readCursorPage(caller, "clients", query, order, perPage, (past, take, reversed) =>
-    caller.db.client.findMany({
-      where: { AND: [where, past] },
-      orderBy: prismaOrderBy(order, reversed),
-      take,
-      select: clientKeys,
-    }),
+  const [total, found] = await searchPage(
+    caller,
+    { table: "clients", order, maxSorted: MAX_SORTED_CLIENTS, rows, count, matchIds },
+    page,
   );
-  return { ...page, json: await clientsJson(caller, rows) };
+  return { page, total, json: await wireRows(caller, "clients", found, clientWire(caller)) };
 }
 
 /**

@@ -1,5 +1,6 @@
-// Building blocks of list filters.
-import type { Prisma } from "@/lib/generated/prisma/client";
+// Building blocks of list filters: Prisma's, and the same as SQL conditions on a list's row `t` (lib/db/wire-list.ts).
+import type { DateRange } from "@/lib/core/date-ranges";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * A case-insensitive substring filter for a text column, the text taken literally. Prisma passes `contains` to
@@ -19,3 +20,23 @@ export type Filter<W> = W | false | undefined;
 export function allOf<W>(filters: Filter<W>[]): { AND: W[] } {
   return { AND: filters.filter((f): f is W => !!f) };
 }
+
+/** containsText as SQL: `column` contains the text, taken literally, ignoring case (ILIKE, as Prisma's). */
+export const containsSql = (column: string, text: string) =>
+  Prisma.sql`${Prisma.raw(column)} ILIKE ${`%${literal(text)}%`}`;
+
+/** A date column within a resolved range (YYYY-MM-DD ends, inclusive, either may be open); undefined when both are. */
+export function dateRangeSql(column: string, { from, to }: DateRange): Prisma.Sql | undefined {
+  const ends = [
+    from && Prisma.sql`${Prisma.raw(column)} >= ${from}::date`,
+    to && Prisma.sql`${Prisma.raw(column)} <= ${to}::date`,
+  ].filter((end): end is Prisma.Sql => !!end);
+  return ends.length ? Prisma.join(ends, " AND ") : undefined;
+}
+
+/** updatedSince as SQL on the row `t`. */
+export const updatedSinceSql = (since: Date | undefined) =>
+  since && Prisma.sql`t.updated_at >= ${since.toISOString()}::timestamptz`;
+
+/** The SQL conditions that apply (lists build them as `condition && sql`). */
+export const sqlConditions = (conditions: Filter<Prisma.Sql>[]) => conditions.filter((c): c is Prisma.Sql => !!c);

@@ -31,10 +31,16 @@ export async function wireRows(scope: TenantScope, table: WireTable, rows: { id:
   return row.json;
 }
 
+/** The JSON text of the wire object of the row meeting `condition` (on `t`, one row at most), or null when none does. */
+export async function findWireRecord(scope: TenantScope, table: WireTable, condition: Prisma.Sql, object: WireObject) {
+  const [row] = await scope.db.$queryRaw<{ json: string }[]>`
+    SELECT (${object})::text AS json FROM ${Prisma.raw(table)} t WHERE t.tenant_id = ${scope.tenant.id} AND ${condition}`;
+  return row ? row.json : null;
+}
+
 /** The JSON text of one record's wire object; a 404 naming `what` when there is no such row in the tenant. */
 export async function wireRecord(scope: TenantScope, table: WireTable, id: number, object: WireObject, what: string) {
-  const [row] = await scope.db.$queryRaw<{ json: string }[]>`
-    SELECT (${object})::text AS json FROM ${Prisma.raw(table)} t WHERE t.tenant_id = ${scope.tenant.id} AND t.id = ${id}`;
-  if (!row) throw notFound(what);
-  return row.json;
+  const json = await findWireRecord(scope, table, Prisma.sql`t.id = ${id}`, object);
+  if (json === null) throw notFound(what);
+  return json;
 }

@@ -7,6 +7,7 @@ import * as clients from "@/app/api/v1/clients/route";
 import * as contacts from "@/app/api/v1/contacts/route";
 import * as jobByUuid from "@/app/api/v1/jobs/[uuid]/route";
 import * as jobs from "@/app/api/v1/jobs/route";
+import * as me from "@/app/api/v1/me/route";
 import * as timeLogs from "@/app/api/v1/time-logs/route";
 import { prisma } from "@/lib/db/client";
 import { call, tokenFor, userByEmail } from "../support/api";
@@ -29,8 +30,13 @@ for (const factory of [PrismaPGlite.prototype, PrismaPg.prototype] as { connect(
   });
 }
 
-async function queriesFor(route: Parameters<typeof call>[0], path: string, params?: Record<string, string>) {
-  const token = await tokenFor("assigned@acme.test"); // a user with a visibility filter: the costliest case
+async function queriesFor(
+  route: Parameters<typeof call>[0],
+  path: string,
+  params?: Record<string, string>,
+  email = "assigned@acme.test", // a user with a visibility filter: the costliest case
+) {
+  const token = await tokenFor(email);
   await call(route, "GET", path, { token, params }); // warm up: the token's first use also records it
   queries = 0;
   const res = await call(route, "GET", path, { token, params });
@@ -147,5 +153,34 @@ describe("queries per request do not grow with the page", () => {
     expect(large.body.sub_tasks).toHaveLength(1000);
     expect(small.body.sub_tasks).toHaveLength(1);
     expect(large.count).toBe(small.count);
+  });
+});
+
+// Issue 29: a list page is found, written as JSON and counted by PostgreSQL in one statement (lib/db/wire-list.ts).
+describe("a list page is one statement after authentication", () => {
+  const pages: [Parameters<typeof call>[0], string][] = [
+    [clients, "clients?limit=50"],
+    [clients, "clients?limit=5&cursor="],
+    [clients, "clients?limit=50&client_status=active&page=2"],
+    [contacts, "contacts?limit=50"],
+    [contacts, "contacts?limit=5&cursor="],
+    [jobs, "jobs?per_page=50"],
+    [jobs, "jobs?per_page=50&sort_by=status&exclude_subtasks=true&page=3"],
+    [jobs, "jobs?per_page=5&sort_by=status&cursor="],
+    [timeLogs, "time-logs?per_page=100"],
+    [timeLogs, "time-logs?per_page=100&cursor="],
+    [timeLogs, "time-logs?per_page=100&range=this_year"],
+  ];
+  it.each(["assigned@acme.test", "owner@acme.test"])("for %s", async (email) => {
+    const authentication = await queriesFor(me, "me", undefined, email);
+    for (const [route, path] of pages) {
+      expect((await queriesFor(route, path, undefined, email)).count, path).toBe(authentication.count + 1);
+    }
+  });
+
+  it("and one more for a deep page of a kept total, which decides the end it is read from", async () => {
+    const authentication = await queriesFor(me, "me", undefined, "owner@acme.test");
+    const deep = await queriesFor(jobs, "jobs?per_page=5&page=3", undefined, "owner@acme.test");
+    expect(deep.count).toBe(authentication.count + 2);
   });
 });
