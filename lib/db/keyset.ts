@@ -108,7 +108,7 @@ export async function readWireCursorPage(
   const cursor = openCursor(scope, name, query, perPage, list.order.length);
   const past = cursor.target && keysetPastSql(list.order, cursor.target);
   const page = await wireKeysetPage(scope, list, past, perPage, cursor.before);
-  return { json: page.json, ...cursor.edges(page.found > perPage, page.first, page.last) };
+  return { json: page.json, more: page.more, ...cursor.edges(page.found > perPage, page.first, page.last) };
 }
 
 /** The cursor a page was asked with (none for the first), and the cursors of its neighbours once it is read. */

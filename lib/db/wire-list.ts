@@ -4,10 +4,10 @@
 // builder adds `t.tenant_id = <tenant>` to every statement it writes, so no list can leave it out (raw SQL is outside
 // caller.db's tenant scope, lib/db/tenant.ts).
 import type { Position } from "@/lib/core/cursor";
-import type { Page } from "@/lib/core/pagination";
+import type { Page, PageRows } from "@/lib/core/pagination";
 import type { Direction } from "@/lib/core/validation";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { WireObject, WireTable } from "./json-rows";
+import { type WireObject, type WireTable, wireRows } from "./json-rows";
 import type { TenantScope } from "./tenant";
 
 /** The SQL type of a key: how a cursor's position is read back (CAST) and written (lib/db/keyset.ts). */
@@ -66,10 +66,40 @@ function orderSql(order: SqlOrder, on: "t" | "p", reversed: boolean) {
 const keyColumns = (order: SqlOrder) =>
   Prisma.raw(["t.id", ...order.map((key, i) => `${key.sql} AS k${i}`)].join(", "));
 
-/** The JSON text of the wire objects of the rows of `page`, in the list's order. */
+/**
+ * Pages of more than this many rows are sent as they are read, this many rows a statement (lib/api/pagination.ts):
+ * a 1,000-row page is about 1 MB of JSON, which the app then never holds whole.
+ */
+export const STREAMED_ROWS = 200;
+
+/**
+ * The rows of `page` numbered in the list's order; the JSON text of the first `STREAMED_ROWS` of them (all of a
+ * smaller page) as `json`, and the ids of the rest, in order, as `rest` (null when there is none).
+ */
 function pageJson(scope: TenantScope, list: WireList) {
-  return Prisma.sql`(SELECT COALESCE(json_agg(${list.object} ORDER BY ${orderSql(list.order, "p", false)}), '[]')::text
-    FROM page p JOIN ${Prisma.raw(list.table)} t ON t.tenant_id = ${scope.tenant.id} AND t.id = p.id)`;
+  return Prisma.sql`numbered AS (SELECT p.*, row_number() OVER (ORDER BY ${orderSql(list.order, "p", false)}) AS n FROM page p)
+    SELECT (SELECT COALESCE(json_agg(${list.object} ORDER BY p.n), '[]')::text
+      FROM numbered p JOIN ${Prisma.raw(list.table)} t ON t.tenant_id = ${scope.tenant.id} AND t.id = p.id
+      WHERE p.n <= ${STREAMED_ROWS}) AS json,
+    (SELECT array_agg(p.id ORDER BY p.n) FROM numbered p WHERE p.n > ${STREAMED_ROWS}) AS rest`;
+}
+
+/** What the statements of a page answer: the JSON of its first rows, the ids of the rest, and its own columns. */
+type FirstRows<Extra> = { json: string; rest: number[] | null } & Extra;
+
+/** The page's rows: the first ones' JSON, and the rest's read on demand, STREAMED_ROWS a statement, in order. */
+function pageRows(scope: TenantScope, list: WireList, { json, rest }: FirstRows<unknown>) {
+  if (!rest) return { json };
+  const ids = rest;
+  return {
+    json,
+    async *more() {
+      for (let i = 0; i < ids.length; i += STREAMED_ROWS) {
+        const chunk = ids.slice(i, i + STREAMED_ROWS).map((id) => ({ id }));
+        yield await wireRows(scope, list.table, chunk, list.object);
+      }
+    },
+  };
 }
 
 function totalSql(scope: TenantScope, list: WireList, total: ListTotal) {
@@ -102,24 +132,23 @@ export async function wireOffsetPage(
   page: Pick<Page, "skip" | "take">,
   total: ListTotal,
   known?: number,
-): Promise<{ json: string; total: number }> {
+): Promise<PageRows & { total: number }> {
   let at = { ...page, reversed: false };
   if (known !== undefined && page.skip > known / 2) {
     // The page's rows are the last `known - skip` (at most `take` of them) counted from the end; none past the end.
     const take = Math.max(0, Math.min(page.take, known - page.skip));
     at = { skip: Math.max(0, known - page.skip - take), take, reversed: true };
   }
-  const [row] = await scope.db.$queryRaw<{ json: string; total: number }[]>`
+  const [row] = await scope.db.$queryRaw<FirstRows<{ total: number }>[]>`
     WITH page AS (
       SELECT ${keyColumns(list.order)} ${tenantRows(scope, list.table, list.where)}
-      ORDER BY ${orderSql(list.order, "t", at.reversed)} LIMIT ${at.take} OFFSET ${at.skip})
-    SELECT ${pageJson(scope, list)} AS json, ${totalSql(scope, list, total)} AS total`;
-  return row;
+      ORDER BY ${orderSql(list.order, "t", at.reversed)} LIMIT ${at.take} OFFSET ${at.skip}),
+    ${pageJson(scope, list)}, ${totalSql(scope, list, total)} AS total`;
+  return { ...pageRows(scope, list, row), total: row.total };
 }
 
 /** A keyset page as PostgreSQL found it: its rows' JSON, how many rows it found, and its edges' positions. */
-export interface WireKeysetPage {
-  json: string;
+export interface WireKeysetPage extends PageRows {
   /** Rows found past the position, up to one more than the page holds. */
   found: number;
   first: Position | null;
@@ -148,14 +177,14 @@ export async function wireKeysetPage(
   reversed: boolean,
 ): Promise<WireKeysetPage> {
   const positions = Prisma.raw(`json_build_array(${list.order.map(positionSql).join(", ")})::text`);
-  const [row] = await scope.db.$queryRaw<{ json: string; found: number; first: string | null; last: string | null }[]>`
+  const [row] = await scope.db.$queryRaw<FirstRows<{ found: number; first: string | null; last: string | null }>[]>`
     WITH found AS (
       SELECT ${keyColumns(list.order)} ${tenantRows(scope, list.table, past ? [...list.where, past] : list.where)}
       ORDER BY ${orderSql(list.order, "t", reversed)} LIMIT ${take + 1}),
-    page AS (SELECT * FROM found p ORDER BY ${orderSql(list.order, "p", reversed)} LIMIT ${take})
-    SELECT ${pageJson(scope, list)} AS json, (SELECT count(*)::int FROM found) AS found,
+    page AS (SELECT * FROM found p ORDER BY ${orderSql(list.order, "p", reversed)} LIMIT ${take}),
+    ${pageJson(scope, list)}, (SELECT count(*)::int FROM found) AS found,
       (SELECT ${positions} FROM page p ORDER BY ${orderSql(list.order, "p", false)} LIMIT 1) AS first,
       (SELECT ${positions} FROM page p ORDER BY ${orderSql(list.order, "p", true)} LIMIT 1) AS last`;
   const position = (text: string | null) => (text === null ? null : (JSON.parse(text) as Position));
-  return { json: row.json, found: row.found, first: position(row.first), last: position(row.last) };
+  return { ...pageRows(scope, list, row), found: row.found, first: position(row.first), last: position(row.last) };
 }
