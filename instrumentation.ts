@@ -1,12 +1,13 @@
 // Runs once when a server instance starts: refuse to start with a configuration that cannot work, answer API paths
-// Next would redirect (lib/http/before-next.ts), drain requests
+// Next would redirect and count API requests in flight before Next's router (lib/http/before-next.ts), drain requests
 // on SIGTERM, seed the demo data if (and only if) it was asked for, and start the webhook retry timer (one machine).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { refuseUnworkableConfiguration } = await import("@/lib/db/startup");
   refuseUnworkableConfiguration();
-  const { guardApiPathsBeforeNext } = await import("@/lib/http/before-next");
-  guardApiPathsBeforeNext();
+  const { installBeforeNext } = await import("@/lib/http/before-next");
+  const { shedOrCount } = await import("@/lib/api/in-flight");
+  installBeforeNext(shedOrCount);
   const { installShutdown } = await import("@/lib/api/shutdown");
   installShutdown();
   const { seedDemoIfRequested } = await import("@/lib/demo/startup");

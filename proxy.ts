@@ -4,7 +4,7 @@
 // and the page security headers. HSTS on pages covers the API too: browsers apply it to the whole host.
 import { type NextRequest, NextResponse } from "next/server";
 import { refusedApiPath } from "@/lib/http/api-path";
-import { newNonce, pageSecurityHeaders } from "@/lib/http/security-headers";
+import { API_HEADERS, newNonce, pageSecurityHeaders } from "@/lib/http/security-headers";
 
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
@@ -59,8 +59,6 @@ export const config = {
 
 /** Answers from the proxy skip next.config.mjs's headers: the API's are set here. */
 function withApiHeaders(response: Response) {
-  response.headers.set("Cache-Control", "no-store");
-  response.headers.set("X-Content-Type-Options", "nosniff");
-  response.headers.set("Referrer-Policy", "no-referrer");
+  for (const [name, value] of Object.entries(API_HEADERS)) response.headers.set(name, value);
   return response;
 }

@@ -18,9 +18,8 @@ import { bearerToken } from "@/lib/tokens";
 import { accessRefusal, eventsRefusal, type TokenResource } from "@/lib/tokens/access";
 import { authenticate } from "./authenticate";
 import { idempotent } from "./idempotency";
-import { enterRequest, leaveRequest } from "./in-flight";
 import { queryObject, readJsonObject } from "./request";
-import { faultAnswer, logThrottled, serviceUnavailable } from "./unavailable";
+import { faultAnswer } from "./unavailable";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
@@ -116,27 +115,19 @@ export const unknownPath = Object.fromEntries(
 ) as Record<Method, NextHandler>;
 
 /**
- * Every answer, error or not, carries the caller's rate-limit headers. Over the limit of requests in flight the
- * answer is a 503 before any work; a database fault is a 503, and a GET that met a connection broken by a database
+ * Every answer, error or not, carries the caller's rate-limit headers (the limit of requests in flight is the HTTP
+ * server's: lib/api/in-flight.ts). A database fault is a 503, and a GET that met a connection broken by a database
  * restart is run once more first (lib/api/unavailable.ts).
  */
 async function handle(request: Request, context: NextContext, answer: Answer, route: Route): Promise<Response> {
   // What no route would otherwise see to: an over-long URL, a trailing slash (also answered by proxy.ts for %-paths).
   const refused = refusedApiPath(request.url, new URL(request.url).pathname);
   if (refused) return refused;
-  if (!enterRequest()) {
-    logThrottled("overloaded", "Answering 503: over API_MAX_IN_FLIGHT requests in flight.");
-    return serviceUnavailable("overloaded").toResponse();
+  const first = await attempt(request, context, answer, route);
+  if (first.error && request.method === "GET" && databaseFault(first.error) === "connection-lost") {
+    return finish(await attempt(request, context, answer, route));
   }
-  try {
-    const first = await attempt(request, context, answer, route);
-    if (first.error && request.method === "GET" && databaseFault(first.error) === "connection-lost") {
-      return finish(await attempt(request, context, answer, route));
-    }
-    return finish(first);
-  } finally {
-    leaveRequest();
-  }
+  return finish(first);
 }
 
 interface Attempt {

@@ -5,6 +5,11 @@
 /** The longest URL answered normally; a longer one is a 414 (Node refuses far longer ones before the app sees them). */
 const MAX_URL_LENGTH = 16 * 1024;
 
+/** Whether a request target is under /api/v1: the API, not /api/auth, /api/health or /api/live. */
+export function underApiV1(target: string): boolean {
+  return target.startsWith("/api/v1") && (target.length === 7 || target[7] === "/" || target[7] === "?");
+}
+
 /** A JSON answer for an API request the framework cannot route, or null when the request may go on. */
 export function refusedApiPath(url: string, pathname: string): Response | null {
   if (url.length > MAX_URL_LENGTH) {

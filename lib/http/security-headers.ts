@@ -5,6 +5,16 @@ import { behindTrustedProxy } from "@/lib/client-address";
 const HSTS = "max-age=63072000; includeSubDomains";
 
 /**
+ * What every API answer carries: it belongs to one caller, so no browser or shared cache may keep it. next.config.mjs
+ * adds these to the answers Next sends; proxy.ts and the server's front door (before-next.ts) to the ones they make.
+ */
+export const API_HEADERS: Readonly<Record<string, string>> = {
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+};
+
+/**
  * Whether the site is served over https: its configured public URL says so, or (behind a trusted proxy) the
  * request came in over https. A client's own X-Forwarded-Proto is not believed elsewhere.
  */

@@ -3,13 +3,13 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardApiPathsBeforeNext } from "@/lib/http/before-next";
+import { installBeforeNext } from "@/lib/http/before-next";
 
 let server: http.Server;
 let base: string;
 
 beforeAll(async () => {
-  guardApiPathsBeforeNext();
+  installBeforeNext(() => false);
   // Stands in for Next: the redirect it sends for such paths, and a 200 for anything else.
   server = http.createServer((request, response) => {
     if (/\/\/|\\/.test(request.url!.split("?")[0])) {
