@@ -11,7 +11,7 @@ import {
   sqlConditions,
   updatedSinceSql,
 } from "@/lib/db/filters";
-import { wireRecord, wireRows } from "@/lib/db/json-rows";
+import { visibleWireRecord, wireRows } from "@/lib/db/json-rows";
 import { readWireCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
 import { keptRows } from "@/lib/db/row-counts";
@@ -166,9 +166,9 @@ export function findVisibleClient(caller: Caller, uuid: string) {
   );
 }
 
-/** A visible client's wire JSON (GET /clients/{uuid}), written by PostgreSQL. */
-export function clientJson(caller: Caller, id: number): Promise<string> {
-  return wireRecord(caller, "clients", id, clientWire(caller), "Client");
+/** The wire JSON of GET /clients/{uuid}: found, checked and written by PostgreSQL in one statement (404, 403 as findVisible). */
+export function clientJson(caller: Caller, uuid: string): Promise<string> {
+  return visibleWireRecord(caller, "client", "clients", uuid, visibleClientsSql(caller, "t"), clientWire(caller));
 }
 
 /** A client by id (after a write), with everything its wire shape shows. */

@@ -3,7 +3,7 @@ import type { Caller } from "@/lib/auth/caller";
 import { seesAllClients, visibleContacts, visibleContactsSql } from "@/lib/auth/visibility";
 import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
 import { containsSql, containsText, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
-import { wireRecord, wireRows } from "@/lib/db/json-rows";
+import { visibleWireRecord, wireRows } from "@/lib/db/json-rows";
 import { readWireCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
 import { keptRows } from "@/lib/db/row-counts";
@@ -117,9 +117,9 @@ async function searchedContactPage(
   return { page, total, json: await wireRows(caller, "contacts", found, contactWire(caller)) };
 }
 
-/** A visible contact's wire JSON (GET /contacts/{uuid}), written by PostgreSQL. */
-export function contactJson(caller: Caller, id: number): Promise<string> {
-  return wireRecord(caller, "contacts", id, contactWire(caller), "Contact");
+/** The wire JSON of GET /contacts/{uuid}: found, checked and written by PostgreSQL in one statement (404, 403 as findVisible). */
+export function contactJson(caller: Caller, uuid: string): Promise<string> {
+  return visibleWireRecord(caller, "contact", "contacts", uuid, visibleContactsSql(caller, "t"), contactWire(caller));
 }
 
 /** The contact with this uuid, if the caller may see it: 404 when it exists nowhere, 403 when it is not theirs. */

@@ -6,7 +6,7 @@ import { todayIn } from "@/lib/core/dates";
 import { pageOf, type WirePage } from "@/lib/core/pagination";
 import type { Direction } from "@/lib/core/validation";
 import { containsSql, dateRangeSql, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
-import { wireRecord } from "@/lib/db/json-rows";
+import { visibleWireRecord } from "@/lib/db/json-rows";
 import { readWireCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
 import { keptRows } from "@/lib/db/row-counts";
@@ -95,9 +95,16 @@ export function findVisibleJob(caller: Caller, uuid: string) {
   );
 }
 
-/** A visible job's wire JSON (GET /jobs/{uuid}), written by PostgreSQL. */
-export function jobJson(caller: Caller, id: number): Promise<string> {
-  return wireRecord(caller, "jobs", id, jobWire(caller, todayIn(caller.tenant.timezone)), "Job");
+/** The wire JSON of GET /jobs/{uuid}: found, checked and written by PostgreSQL in one statement (404, 403 as findVisible). */
+export function jobJson(caller: Caller, uuid: string): Promise<string> {
+  return visibleWireRecord(
+    caller,
+    "job",
+    "jobs",
+    uuid,
+    visibleJobsSql(caller, "t"),
+    jobWire(caller, todayIn(caller.tenant.timezone)),
+  );
 }
 
 /** A job by id with everything of it the caller may see. */
