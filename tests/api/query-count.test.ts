@@ -4,6 +4,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import * as clientByUuid from "@/app/api/v1/clients/[uuid]/route";
 import * as clients from "@/app/api/v1/clients/route";
 import * as contacts from "@/app/api/v1/contacts/route";
 import * as jobByUuid from "@/app/api/v1/jobs/[uuid]/route";
@@ -181,6 +182,14 @@ describe("a list page is one statement after authentication", () => {
     for (const [route, path] of pages) {
       expect((await queriesFor(route, path, undefined, email)).count, path).toBe(authentication.count + 1);
     }
+  });
+
+  it("and so is a record read", async () => {
+    const authentication = await queriesFor(me, "me");
+    const { uuid } = await (await prisma()).client.findFirstOrThrow({ where: { name: "Bulk client 7" } });
+    const read = await queriesFor(clientByUuid, `clients/${uuid}`, { uuid });
+    expect(read.body.uuid).toBe(uuid);
+    expect(read.count).toBe(authentication.count + 1);
   });
 
   it("and one more for a deep page of a kept total, which decides the end it is read from", async () => {
