@@ -1,6 +1,6 @@
 // Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
-import { visibleClients } from "@/lib/auth/visibility";
+import { visibleClients, visibleClientsSql } from "@/lib/auth/visibility";
 import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
 import { allOf, containsText, type Filter, literal } from "@/lib/db/filters";
 import { wireRecord, wireRows } from "@/lib/db/json-rows";
@@ -8,8 +8,8 @@ import { readCursorPage } from "@/lib/db/keyset";
 import { pageAndTotal, readOffsetPage } from "@/lib/db/offset-page";
 import { findVisible } from "@/lib/db/records";
 import { countedRows } from "@/lib/db/row-counts";
-import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { containsKey, type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { tenantCustomFields } from "./custom-fields";
 import { loadClientRelations, NO_RELATIONS } from "./relations";
 import type { ListClientsQuery, SearchClientsQuery } from "./schemas";
@@ -18,9 +18,6 @@ import { clientWire } from "./wire";
 
 export const DEFAULT_CLIENT_PAGE_SIZE = 1000;
 const SEARCH_RESULTS = 10;
-// Client searches often match words spread over the alphabet (a city, a common word), which a walk of the name
-// index serves fast: the matches are sorted alone only when they are few (lib/db/search-page.ts).
-const MAX_SORTED_CLIENTS = 1000;
 
 /** What a page of clients is found by: the id, and the order's columns for a cursor page's positions. */
 const clientKeys = { id: true, uuid: true, name: true, createdAt: true, updatedAt: true } as const;
@@ -47,6 +44,7 @@ export async function listClients(caller: Caller, query: ListClientsQuery): Prom
   ];
   const page = pageOf(query, DEFAULT_CLIENT_PAGE_SIZE);
   if (query.cursor !== undefined) return clientCursorPage(caller, query, where, order, page.perPage);
+  if (query.search) return searchedClientsPage(caller, { ...query, search: query.search }, order, page);
   const rows = ({ skip, take }: Pick<Page, "skip" | "take">, ids?: number[]) =>
     caller.db.client.findMany({
       where: ids ? { id: { in: ids } } : where,
@@ -63,11 +61,49 @@ export async function listClients(caller: Caller, query: ListClientsQuery): Prom
     counted
       ? countedRows(caller.db, "clients", query.include_archived ? undefined : false)
       : caller.db.client.count({ where });
-  const matchIds = async () => (await caller.db.client.findMany({ where, select: { id: true } })).map((m) => m.id);
-  const [total, found] = query.search
-    ? await searchPage(caller, { table: "clients", order, maxSorted: MAX_SORTED_CLIENTS, rows, count, matchIds }, page)
-    : await pageAndTotal(count(), (total) => readOffsetPage(page, { ids, rows }, counted ? total : undefined));
+  const [total, found] = await pageAndTotal(count(), (total) =>
+    readOffsetPage(page, { ids, rows }, counted ? total : undefined),
+  );
   return { page, total, json: await clientsJson(caller, found) };
+}
+
+/**
+ * A page of a search (lib/db/search-page.ts): the same filters as listClients' and the caller's visibility, as
+ * conditions on the client row `t`; the term matches the lower-case text the triggers keep (search_text).
+ */
+async function searchedClientsPage(
+  caller: Caller,
+  query: ListClientsQuery & { search: string },
+  order: ListOrder,
+  page: Page,
+): Promise<WirePage> {
+  const where: Filter<Prisma.Sql>[] = [
+    Prisma.sql`t.search_text LIKE ${containsKey(query.search)}`,
+    visibleClientsSql(caller, "t"),
+    !query.include_archived && Prisma.sql`NOT t.is_archived`,
+    query.client_status && Prisma.sql`t.client_status = ${query.client_status}::"ClientStatus"`,
+    query.country_id !== undefined && Prisma.sql`t.country_id = ${query.country_id}`,
+    !!query.tags?.length &&
+      Prisma.sql`EXISTS (SELECT 1 FROM client_tags ct
+        WHERE ct.tenant_id = t.tenant_id AND ct.client_id = t.id AND ct.tag_id = ANY(${query.tags}::int[]))`,
+    !!query.contact_email &&
+      Prisma.sql`EXISTS (SELECT 1 FROM client_contacts cc JOIN contacts k ON (k.tenant_id, k.id) = (cc.tenant_id, cc.contact_id)
+        WHERE cc.tenant_id = t.tenant_id AND cc.client_id = t.id AND k.email = ${query.contact_email}::citext)`,
+    query.updated_since && Prisma.sql`t.updated_at >= ${query.updated_since}`,
+  ];
+  const [total, ids] = await searchPage(
+    caller,
+    { table: "clients", order, words: [query.search], where: allOf(where).AND },
+    page,
+  );
+  return {
+    page,
+    total,
+    json: await clientsJson(
+      caller,
+      ids.map((id) => ({ id })),
+    ),
+  };
 }
 
 const clientsJson = (caller: Caller, rows: { id: number }[]) => wireRows(caller, "clients", rows, clientWire(caller));

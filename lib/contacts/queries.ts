@@ -1,6 +1,6 @@
 // Reading contacts through the caller's tenant-scoped database, within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
-import { visibleContacts } from "@/lib/auth/visibility";
+import { visibleContacts, visibleContactsSql } from "@/lib/auth/visibility";
 import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
 import { containsText } from "@/lib/db/filters";
 import { wireRecord, wireRows } from "@/lib/db/json-rows";
@@ -8,8 +8,8 @@ import { readCursorPage } from "@/lib/db/keyset";
 import { pageAndTotal, readOffsetPage } from "@/lib/db/offset-page";
 import { findVisible } from "@/lib/db/records";
 import { countedRows } from "@/lib/db/row-counts";
-import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { containsKey, type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { ListContactsQuery } from "./schemas";
 import { type ContactRow, contactInclude } from "./serialize";
 import { contactWire } from "./wire";
@@ -26,9 +26,6 @@ const CONTACT_ORDERS: Record<ListContactsQuery["sort_by"], ListOrder> = {
     ["uuid", "asc"],
   ],
 };
-// Contacts are listed by last name, and a search by a last name finds matches that all sit together in that order,
-// where a walk of the name index is slowest: the matches are sorted alone up to this many (lib/db/search-page.ts).
-const MAX_SORTED_CONTACTS = 20_000;
 
 /** What a page of contacts is found by: the id, and the order's columns for a cursor page's positions. */
 const contactKeys = { id: true, uuid: true, lastname: true, firstname: true, updatedAt: true } as const;
@@ -43,9 +40,8 @@ export async function listContacts(caller: Caller, query: ListContactsQuery): Pr
   // citext: an exact match that ignores case.
   if (query.email) filters.push({ email: query.email });
   if (query.search) {
-    const words = query.search.split(/\s+/).map(containsText);
-    // Every word must match one of the names, so "alice archer" finds Alice Archer.
-    filters.push(...words.map((term) => ({ OR: [{ firstname: term }, { lastname: term }, { preferredName: term }] })));
+    // Every word must match one of the names (their trigger-kept key), so "alice archer" finds Alice Archer.
+    filters.push(...query.search.split(/\s+/).map((word) => ({ searchKey: containsText(word) })));
   }
   if (query.updated_since) filters.push({ ...updatedSince(query.updated_since) });
   const where = { AND: filters };
@@ -70,6 +66,7 @@ export async function listContacts(caller: Caller, query: ListContactsQuery): Pr
     );
     return { ...cursorPage, json: await contactsJson(caller, rows) };
   }
+  if (query.search) return searchedContactsPage(caller, { ...query, search: query.search }, order, page);
   const rows = ({ skip, take }: Pick<Page, "skip" | "take">, ids?: number[]) =>
     caller.db.contact.findMany({
       where: ids ? { id: { in: ids } } : where,
@@ -81,16 +78,38 @@ export async function listContacts(caller: Caller, query: ListContactsQuery): Pr
   const ids = ({ skip, take }: Pick<Page, "skip" | "take">, reversed: boolean) =>
     caller.db.contact.findMany({ where, orderBy: prismaOrderBy(order, reversed), skip, take, select: { id: true } });
   const count = () => (counted ? countedRows(caller.db, "contacts") : caller.db.contact.count({ where }));
-  const matchIds = async () =>
-    (await caller.db.contact.findMany({ where, select: { id: true } })).map((match) => match.id);
-  const [total, found] = query.search
-    ? await searchPage(
-        caller,
-        { table: "contacts", order, maxSorted: MAX_SORTED_CONTACTS, rows, count, matchIds },
-        page,
-      )
-    : await pageAndTotal(count(), (total) => readOffsetPage(page, { ids, rows }, counted ? total : undefined));
+  const [total, found] = await pageAndTotal(count(), (total) =>
+    readOffsetPage(page, { ids, rows }, counted ? total : undefined),
+  );
   return { page, total, json: await contactsJson(caller, found) };
+}
+
+/**
+ * A page of a search (lib/db/search-page.ts): every word matches the lower-case key of the names the trigger keeps
+ * (search_key), with the list's other filters and the caller's visibility as conditions on the contact row `t`.
+ */
+async function searchedContactsPage(
+  caller: Caller,
+  query: ListContactsQuery & { search: string },
+  order: ListOrder,
+  page: Page,
+): Promise<WirePage> {
+  const words = query.search.split(/\s+/);
+  const where = [
+    ...words.map((word) => Prisma.sql`t.search_key LIKE ${containsKey(word)}`),
+    visibleContactsSql(caller, "t"),
+    ...(query.email ? [Prisma.sql`t.email = ${query.email}::citext`] : []),
+    ...(query.updated_since ? [Prisma.sql`t.updated_at >= ${query.updated_since}`] : []),
+  ];
+  const [total, ids] = await searchPage(caller, { table: "contacts", order, words, where }, page);
+  return {
+    page,
+    total,
+    json: await contactsJson(
+      caller,
+      ids.map((id) => ({ id })),
+    ),
+  };
 }
 
 /** A visible contact's wire JSON (GET /contacts/{uuid}), written by PostgreSQL. */
