@@ -135,8 +135,8 @@ const lowerLikePostgres = (text: string) => Array.from(text, (char) => Array.fro
 
 /**
  * Quick search by name for pickers: prefix matches first, then other matches; archived clients left out. Both
- * filter and order by the lower-case name (prisma/migrations/…_client_name_key), which no index orders, so
- * PostgreSQL sorts the matches the trigram index finds rather than walking every client in name order.
+ * filter and order by the lower-case name (prisma/migrations/…_client_name_key) in byte order (…_search_keys): the
+ * prefix matches are one range of its btree, read in order; the other matches come from its trigram index, sorted.
  */
 export async function searchClients(caller: Caller, { q }: SearchClientsQuery) {
   const base: Prisma.ClientWhereInput[] = [visibleClients(caller) ?? {}, { isArchived: false }];
