@@ -1,21 +1,13 @@
 // Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
 import { seesAllClients, visibleClients, visibleClientsSql } from "@/lib/auth/visibility";
-import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
-import {
-  allOf,
-  containsSql,
-  containsText,
-  type Filter,
-  literal,
-  sqlConditions,
-  updatedSinceSql,
-} from "@/lib/db/filters";
+import { type Page, pageOf, type WirePage } from "@/lib/core/pagination";
+import { containsKey, literal, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
 import { visibleWireRecord, wireRows } from "@/lib/db/json-rows";
 import { readWireCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
 import { keptRows } from "@/lib/db/row-counts";
-import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
+import { type ListOrder, searchPage } from "@/lib/db/search-page";
 import { type WireList, wireOffsetPage, wireTotal } from "@/lib/db/wire-list";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { tenantCustomFields } from "./custom-fields";
@@ -26,12 +18,6 @@ import { clientWire } from "./wire";
 
 export const DEFAULT_CLIENT_PAGE_SIZE = 1000;
 const SEARCH_RESULTS = 10;
-// Client searches often match words spread over the alphabet (a city, a common word), which a walk of the name
-// index serves fast: the matches are sorted alone only when they are few (lib/db/search-page.ts).
-const MAX_SORTED_CLIENTS = 1000;
-
-/** What a page of a search is found by: the id, and the order's columns. */
-const clientKeys = { id: true, uuid: true, name: true, createdAt: true, updatedAt: true } as const;
 
 const CLIENT_SORT_KINDS = { name: "text", created_at: "timestamptz", updated_at: "timestamptz" } as const;
 
@@ -52,8 +38,8 @@ function clientOrder(query: ListClientsQuery): ListOrder {
   ];
 }
 
-/** A page of clients, or a cursor page, found and written by PostgreSQL in one statement. */
-async function clientPage(caller: Caller, query: ListClientsQuery, page: Page): Promise<WirePage> {
+/** The list's filters and the caller's visibility, as conditions on the client row `t`. */
+function clientConditions(caller: Caller, query: ListClientsQuery) {
   const visible = !seesAllClients(caller) && visibleClientsSql(caller, "t");
   const others = sqlConditions([
     query.client_status && Prisma.sql`t.client_status = ${query.client_status}::"ClientStatus"`,
@@ -65,14 +51,20 @@ async function clientPage(caller: Caller, query: ListClientsQuery, page: Page): 
     !!query.contact_email &&
       Prisma.sql`EXISTS (SELECT 1 FROM client_contacts cc JOIN contacts k ON (k.tenant_id, k.id) = (cc.tenant_id, cc.contact_id)
         WHERE (cc.tenant_id, cc.client_id) = (t.tenant_id, t.id) AND k.email = ${query.contact_email}::citext)`,
-    // One trigger-kept column (name, references, city, contacts) that one trigram index serves.
-    !!query.search && containsSql("t.search_text", query.search),
+    // One trigger-kept lower-case column (name, references, city, contacts) that one trigram index serves.
+    !!query.search && Prisma.sql`t.search_text LIKE ${containsKey(query.search)}`,
     updatedSinceSql(query.updated_since),
   ]);
   const archived = !query.include_archived && Prisma.sql`NOT t.is_archived`;
+  return { visible, others, where: sqlConditions([visible, archived, ...others]) };
+}
+
+/** A page of clients, or a cursor page, found and written by PostgreSQL in one statement. */
+async function clientPage(caller: Caller, query: ListClientsQuery, page: Page): Promise<WirePage> {
+  const { visible, others, where } = clientConditions(caller, query);
   const list: WireList = {
     table: "clients",
-    where: sqlConditions([visible, archived, ...others]),
+    where,
     order: clientOrder(query).map(([column, direction]) => ({
       sql: `t.${column}`,
       direction,
@@ -88,40 +80,21 @@ async function clientPage(caller: Caller, query: ListClientsQuery, page: Page): 
   return { page, ...(await wireOffsetPage(caller, list, page, kept || "count", known)) };
 }
 
-/** An offset page of a search: found by Prisma (lib/db/search-page.ts), written by PostgreSQL. */
+/** An offset page of a search: its ids and exact total found by lib/db/search-page.ts, written by PostgreSQL. */
 async function searchedClientPage(
   caller: Caller,
   query: ListClientsQuery,
   search: string,
   page: Page,
 ): Promise<WirePage> {
-  const others: Filter<Prisma.ClientWhereInput>[] = [
-    query.client_status && { clientStatus: query.client_status },
-    query.country_id !== undefined && { countryId: query.country_id },
-    !!query.tags?.length && { tags: { some: { tagId: { in: query.tags } } } },
-    !!query.contact_email && { contacts: { some: { contact: { email: query.contact_email } } } },
-    { searchText: containsText(search) },
-    updatedSince(query.updated_since),
-  ];
-  const archived = !query.include_archived && { isArchived: false };
-  const where = allOf<Prisma.ClientWhereInput>([visibleClients(caller), archived, ...others]);
-  const order = clientOrder(query);
-  const rows = ({ skip, take }: Pick<Page, "skip" | "take">, ids?: number[]) =>
-    caller.db.client.findMany({
-      where: ids ? { id: { in: ids } } : where,
-      orderBy: prismaOrderBy(order),
-      skip,
-      take,
-      select: clientKeys,
-    });
-  const count = () => caller.db.client.count({ where });
-  const matchIds = async () => (await caller.db.client.findMany({ where, select: { id: true } })).map((m) => m.id);
-  const [total, found] = await searchPage(
+  const { where } = clientConditions(caller, query);
+  const [total, ids] = await searchPage(
     caller,
-    { table: "clients", order, maxSorted: MAX_SORTED_CLIENTS, rows, count, matchIds },
+    { table: "clients", order: clientOrder(query), words: [search], where },
     page,
   );
-  return { page, total, json: await wireRows(caller, "clients", found, clientWire(caller)) };
+  const rows = ids.map((id) => ({ id }));
+  return { page, total, json: await wireRows(caller, "clients", rows, clientWire(caller)) };
 }
 
 /**
@@ -132,8 +105,8 @@ const lowerLikePostgres = (text: string) => Array.from(text, (char) => Array.fro
 
 /**
  * Quick search by name for pickers: prefix matches first, then other matches; archived clients left out. Both
- * filter and order by the lower-case name (prisma/migrations/…_client_name_key), which no index orders, so
- * PostgreSQL sorts the matches the trigram index finds rather than walking every client in name order.
+ * filter and order by the lower-case name (prisma/migrations/…_client_name_key) in byte order (…_search_keys): the
+ * prefix matches are one range of its btree, read in order; the other matches come from its trigram index, sorted.
  */
 export async function searchClients(caller: Caller, { q }: SearchClientsQuery) {
   const base: Prisma.ClientWhereInput[] = [visibleClients(caller) ?? {}, { isArchived: false }];

@@ -1,13 +1,13 @@
 // Reading contacts through the caller's tenant-scoped database, within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
 import { seesAllClients, visibleContacts, visibleContactsSql } from "@/lib/auth/visibility";
-import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
-import { containsSql, containsText, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
+import { type Page, pageOf, type WirePage } from "@/lib/core/pagination";
+import { containsKey, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
 import { visibleWireRecord, wireRows } from "@/lib/db/json-rows";
 import { readWireCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
 import { keptRows } from "@/lib/db/row-counts";
-import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
+import { type ListOrder, searchPage } from "@/lib/db/search-page";
 import { type KeyKind, type WireList, wireOffsetPage, wireTotal } from "@/lib/db/wire-list";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ListContactsQuery } from "./schemas";
@@ -32,22 +32,9 @@ const CONTACT_KEY_KINDS: Record<string, KeyKind> = {
   updated_at: "timestamptz",
   uuid: "uuid",
 };
-// Contacts are listed by last name, and a search by a last name finds matches that all sit together in that order,
-// where a walk of the name index is slowest: the matches are sorted alone up to this many (lib/db/search-page.ts).
-const MAX_SORTED_CONTACTS = 20_000;
-
-/** What a page of a search is found by: the id, and the order's columns. */
-const contactKeys = { id: true, uuid: true, lastname: true, firstname: true, updatedAt: true } as const;
 
 /** Every word of a search must match one of the names, so "alice archer" finds Alice Archer. */
 const searchWords = (search: string) => search.split(/\s+/);
-
-/** One word of a search in one of the names, as SQL. */
-const nameContainsSql = (word: string) =>
-  Prisma.sql`(${Prisma.join(
-    ["t.firstname", "t.lastname", "t.preferred_name"].map((column) => containsSql(column, word)),
-    " OR ",
-  )})`;
 
 /** One page of contacts as wire JSON; a search's offset pages apart, one statement (lib/db/wire-list.ts). */
 export async function listContacts(caller: Caller, query: ListContactsQuery): Promise<WirePage> {
@@ -57,18 +44,27 @@ export async function listContacts(caller: Caller, query: ListContactsQuery): Pr
     : contactPage(caller, query, page);
 }
 
-/** A page of contacts, or a cursor page, found and written by PostgreSQL in one statement. */
-async function contactPage(caller: Caller, query: ListContactsQuery, page: Page): Promise<WirePage> {
+/** The list's filters and the caller's visibility, as conditions on the contact row `t`. */
+function contactConditions(caller: Caller, query: ListContactsQuery) {
   const visible = !seesAllClients(caller) && visibleContactsSql(caller, "t");
   const filters = sqlConditions([
     // citext: an exact match that ignores case.
     !!query.email && Prisma.sql`t.email = ${query.email}::citext`,
-    ...(query.search ? searchWords(query.search).map(nameContainsSql) : []),
+    // Each word in the lower-case key of the names that a trigger keeps and one trigram index serves.
+    ...(query.search
+      ? searchWords(query.search).map((word) => Prisma.sql`t.search_key LIKE ${containsKey(word)}`)
+      : []),
     updatedSinceSql(query.updated_since),
   ]);
+  return { visible, filters, where: sqlConditions([visible, ...filters]) };
+}
+
+/** A page of contacts, or a cursor page, found and written by PostgreSQL in one statement. */
+async function contactPage(caller: Caller, query: ListContactsQuery, page: Page): Promise<WirePage> {
+  const { visible, filters, where } = contactConditions(caller, query);
   const list: WireList = {
     table: "contacts",
-    where: sqlConditions([visible, ...filters]),
+    where,
     order: CONTACT_ORDERS[query.sort_by].map(([column, direction]) => ({
       sql: `t.${column}`,
       direction,
@@ -83,38 +79,18 @@ async function contactPage(caller: Caller, query: ListContactsQuery, page: Page)
   return { page, ...(await wireOffsetPage(caller, list, page, kept || "count", known)) };
 }
 
-/** An offset page of a search: found by Prisma (lib/db/search-page.ts), written by PostgreSQL. */
+/** An offset page of a search: its ids and exact total found by lib/db/search-page.ts, written by PostgreSQL. */
 async function searchedContactPage(
   caller: Caller,
   query: ListContactsQuery,
   search: string,
   page: Page,
 ): Promise<WirePage> {
-  const filters: Prisma.ContactWhereInput[] = [visibleContacts(caller) ?? {}];
-  // citext: an exact match that ignores case.
-  if (query.email) filters.push({ email: query.email });
-  const words = searchWords(search).map(containsText);
-  filters.push(...words.map((term) => ({ OR: [{ firstname: term }, { lastname: term }, { preferredName: term }] })));
-  if (query.updated_since) filters.push({ ...updatedSince(query.updated_since) });
-  const where = { AND: filters };
+  const { where } = contactConditions(caller, query);
   const order = CONTACT_ORDERS[query.sort_by];
-  const rows = ({ skip, take }: Pick<Page, "skip" | "take">, ids?: number[]) =>
-    caller.db.contact.findMany({
-      where: ids ? { id: { in: ids } } : where,
-      orderBy: prismaOrderBy(order),
-      skip,
-      take,
-      select: contactKeys,
-    });
-  const count = () => caller.db.contact.count({ where });
-  const matchIds = async () =>
-    (await caller.db.contact.findMany({ where, select: { id: true } })).map((match) => match.id);
-  const [total, found] = await searchPage(
-    caller,
-    { table: "contacts", order, maxSorted: MAX_SORTED_CONTACTS, rows, count, matchIds },
-    page,
-  );
-  return { page, total, json: await wireRows(caller, "contacts", found, contactWire(caller)) };
+  const [total, ids] = await searchPage(caller, { table: "contacts", order, words: searchWords(search), where }, page);
+  const rows = ids.map((id) => ({ id }));
+  return { page, total, json: await wireRows(caller, "contacts", rows, contactWire(caller)) };
 }
 
 /** The wire JSON of GET /contacts/{uuid}: found, checked and written by PostgreSQL in one statement (404, 403 as findVisible). */

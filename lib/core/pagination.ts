@@ -47,9 +47,6 @@ export const updatedSinceQuery = {
     .describe("Only records whose updated_at is at or after this ISO 8601 date and time (with Z or an offset)"),
 };
 
-/** The filter of `updated_since`, for a list's `where`. */
-export const updatedSince = (since: Date | undefined) => since && { updatedAt: { gte: since } };
-
 export interface Page {
   page: number;
   perPage: number;

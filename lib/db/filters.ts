@@ -1,14 +1,6 @@
-// Building blocks of list filters: Prisma's, and the same as SQL conditions on a list's row `t` (lib/db/wire-list.ts).
+// Building blocks of list filters: SQL conditions on a list's row `t` (lib/db/wire-list.ts).
 import type { DateRange } from "@/lib/core/date-ranges";
 import { Prisma } from "@/lib/generated/prisma/client";
-
-/**
- * A case-insensitive substring filter for a text column, the text taken literally. Prisma passes `contains` to
- * ILIKE without escaping its wildcards, so unescaped a search for "%" or "_" would match everything.
- */
-export function containsText(text: string): Prisma.StringFilter {
-  return { contains: literal(text), mode: "insensitive" };
-}
 
 /** A LIKE pattern's text taken literally: its wildcards and escape character escaped. */
 export const literal = (text: string) => text.replace(/[\\%_]/g, "\\$&");
@@ -16,14 +8,15 @@ export const literal = (text: string) => text.replace(/[\\%_]/g, "\\$&");
 /** A filter, or `false`/`undefined` for one the caller did not ask for (lists build them as `condition && {…}`). */
 export type Filter<W> = W | false | undefined;
 
-/** The conjunction of the filters that apply. */
-export function allOf<W>(filters: Filter<W>[]): { AND: W[] } {
-  return { AND: filters.filter((f): f is W => !!f) };
-}
-
-/** containsText as SQL: `column` contains the text, taken literally, ignoring case (ILIKE, as Prisma's). */
+/** `column` contains the text, taken literally, ignoring case (ILIKE). */
 export const containsSql = (column: string, text: string) =>
   Prisma.sql`${Prisma.raw(column)} ILIKE ${`%${literal(text)}%`}`;
+
+/**
+ * A LIKE pattern of rows containing `term`, taken literally, for text kept in lower case (clients.search_text,
+ * contacts.search_key): PostgreSQL lowers the term, as it lowered the text. Plain LIKE costs a third of ILIKE.
+ */
+export const containsKey = (term: string) => Prisma.sql`lower(${`%${literal(term)}%`}::text)`;
 
 /** A date column within a resolved range (YYYY-MM-DD ends, inclusive, either may be open); undefined when both are. */
 export function dateRangeSql(column: string, { from, to }: DateRange): Prisma.Sql | undefined {
