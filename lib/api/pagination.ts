@@ -7,9 +7,51 @@ import { publicUrl } from "./public-url";
 export const jsonText = (text: string, status = 200) =>
   new Response(text, { status, headers: { "Content-Type": "application/json" } });
 
-/** The answer of a page whose rows PostgreSQL wrote as JSON: their text goes into the body without being parsed. */
-export function listResponse(request: Request, { json, ...page }: WirePage): Response {
-  return jsonText(`{"data":${json},${JSON.stringify(envelopeOf(request, page)).slice(1)}`);
+/**
+ * The answer of a page whose rows PostgreSQL wrote as JSON: their text goes into the body without being parsed. A
+ * long page's body is streamed: its first rows, then the rest as each statement reads them, then links and meta
+ * (known from the first statement, as the total and the cursors are).
+ */
+export function listResponse(request: Request, { json, more, ...page }: WirePage): Response {
+  const envelope = `,${JSON.stringify(envelopeOf(request, page)).slice(1)}`;
+  if (!more) return jsonText(`{"data":${json}${envelope}`);
+  return new Response(streamedBody(`{"data":${json.slice(0, -1)}`, more(), `]${envelope}`), {
+    headers: { "Content-Type": "application/json" },
+  });
+}
+
+/**
+ * A body of `head`, the rows of each array of `rows` joined into head's open array, and `tail`. The status is sent
+ * before the rest is read: should a later statement fail, the body is cut off (the stream errors, and the server
+ * ends the response without its last chunk), so that no client takes half a page for a whole one; the first rows'
+ * statement, which meets most faults, runs before the answer is given, and answers them as JSON 4xx/5xx.
+ */
+function streamedBody(head: string, rows: AsyncGenerator<string>, tail: string) {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(head));
+    },
+    // Each pull must enqueue something or close the stream, or it is not called again: an empty chunk (its rows
+    // deleted since the page was found) is passed over for the next.
+    async pull(controller) {
+      for (;;) {
+        const next = await rows.next();
+        if (next.done) {
+          controller.enqueue(encoder.encode(tail));
+          controller.close();
+          return;
+        }
+        if (next.value !== "[]") {
+          controller.enqueue(encoder.encode(`,${next.value.slice(1, -1)}`));
+          return;
+        }
+      }
+    },
+    async cancel() {
+      await rows.return(undefined);
+    },
+  });
 }
 
 /** The answer of a page whose rows are serialized here (a list PostgreSQL does not write as JSON: the audit log). */

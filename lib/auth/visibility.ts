@@ -53,6 +53,15 @@ export function visibleClientsSql(viewer: Viewer, alias: string): Prisma.Sql {
     WHERE a.tenant_id = ${client}.tenant_id AND a.client_id = ${client}.id AND a.user_id = ${viewer.user.id})`;
 }
 
+/** visibleContacts as a SQL condition on the contact row `alias` (the same rule; TRUE when the user sees all clients). */
+export function visibleContactsSql(viewer: Viewer, alias: string): Prisma.Sql {
+  if (seesAllClients(viewer)) return Prisma.sql`TRUE`;
+  const contact = Prisma.raw(alias);
+  return Prisma.sql`EXISTS (
+    SELECT 1 FROM client_contacts vl JOIN clients vc ON (vc.tenant_id, vc.id) = (vl.tenant_id, vl.client_id)
+    WHERE vl.tenant_id = ${contact}.tenant_id AND vl.contact_id = ${contact}.id AND ${visibleClientsSql(viewer, "vc")})`;
+}
+
 /** visibleJobs as a SQL condition on the job row `alias` (the same rule; TRUE when the user sees all clients). */
 export function visibleJobsSql(viewer: Viewer, alias: string): Prisma.Sql {
   if (seesAllClients(viewer)) return Prisma.sql`TRUE`;

@@ -1,15 +1,15 @@
 // Reading clients, always through the caller's tenant-scoped database and within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
-import { visibleClients } from "@/lib/auth/visibility";
-import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
-import { allOf, containsText, type Filter, literal } from "@/lib/db/filters";
-import { wireRecord, wireRows } from "@/lib/db/json-rows";
-import { readCursorPage } from "@/lib/db/keyset";
-import { pageAndTotal, readOffsetPage } from "@/lib/db/offset-page";
+import { seesAllClients, visibleClients, visibleClientsSql } from "@/lib/auth/visibility";
+import { type Page, pageOf, type WirePage } from "@/lib/core/pagination";
+import { containsKey, literal, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
+import { visibleWireRecord, wireRows } from "@/lib/db/json-rows";
+import { readWireCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
-import { countedRows } from "@/lib/db/row-counts";
-import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { keptRows } from "@/lib/db/row-counts";
+import { type ListOrder, searchPage } from "@/lib/db/search-page";
+import { type WireList, wireOffsetPage, wireTotal } from "@/lib/db/wire-list";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { tenantCustomFields } from "./custom-fields";
 import { loadClientRelations, NO_RELATIONS } from "./relations";
 import type { ListClientsQuery, SearchClientsQuery } from "./schemas";
@@ -18,77 +18,83 @@ import { clientWire } from "./wire";
 
 export const DEFAULT_CLIENT_PAGE_SIZE = 1000;
 const SEARCH_RESULTS = 10;
-// Client searches often match words spread over the alphabet (a city, a common word), which a walk of the name
-// index serves fast: the matches are sorted alone only when they are few (lib/db/search-page.ts).
-const MAX_SORTED_CLIENTS = 1000;
 
-/** What a page of clients is found by: the id, and the order's columns for a cursor page's positions. */
-const clientKeys = { id: true, uuid: true, name: true, createdAt: true, updatedAt: true } as const;
+const CLIENT_SORT_KINDS = { name: "text", created_at: "timestamptz", updated_at: "timestamptz" } as const;
 
-/** One page of clients as wire JSON: found by Prisma (filters, visibility, order), written by PostgreSQL. */
+/** One page of clients as wire JSON; a search's offset pages apart, one statement (lib/db/wire-list.ts). */
 export async function listClients(caller: Caller, query: ListClientsQuery): Promise<WirePage> {
-  const visible = visibleClients(caller);
-  const archived = !query.include_archived && { isArchived: false };
-  const others: Filter<Prisma.ClientWhereInput>[] = [
-    query.client_status && { clientStatus: query.client_status },
-    query.country_id !== undefined && { countryId: query.country_id },
-    !!query.tags?.length && { tags: { some: { tagId: { in: query.tags } } } },
-    // citext makes this equality case-insensitive, and it can use the (tenant_id, email) index.
-    !!query.contact_email && { contacts: { some: { contact: { email: query.contact_email } } } },
-    // One trigger-kept column (name, references, city, contacts) that one trigram index serves.
-    !!query.search && { searchText: containsText(query.search) },
-    updatedSince(query.updated_since),
-  ];
-  const where = allOf<Prisma.ClientWhereInput>([visible, archived, ...others]);
+  const page = pageOf(query, DEFAULT_CLIENT_PAGE_SIZE);
+  return query.search && query.cursor === undefined
+    ? searchedClientPage(caller, query, query.search, page)
+    : clientPage(caller, query, page);
+}
+
+/** The list's order: the sort, then uuid in the same direction. */
+function clientOrder(query: ListClientsQuery): ListOrder {
   const direction = query.sort_direction ?? "asc";
-  const order: ListOrder = [
+  return [
     [query.sort_by ?? "name", direction],
     ["uuid", direction],
   ];
-  const page = pageOf(query, DEFAULT_CLIENT_PAGE_SIZE);
-  if (query.cursor !== undefined) return clientCursorPage(caller, query, where, order, page.perPage);
-  const rows = ({ skip, take }: Pick<Page, "skip" | "take">, ids?: number[]) =>
-    caller.db.client.findMany({
-      where: ids ? { id: { in: ids } } : where,
-      orderBy: prismaOrderBy(order),
-      skip,
-      take,
-      select: clientKeys,
-    });
-  const ids = ({ skip, take }: Pick<Page, "skip" | "take">, reversed: boolean) =>
-    caller.db.client.findMany({ where, orderBy: prismaOrderBy(order, reversed), skip, take, select: { id: true } });
-  // Seeing every client and filtered by no more than the archived flag, the total is what the triggers keep.
-  const counted = !visible && !others.some(Boolean);
-  const count = () =>
-    counted
-      ? countedRows(caller.db, "clients", query.include_archived ? undefined : false)
-      : caller.db.client.count({ where });
-  const matchIds = async () => (await caller.db.client.findMany({ where, select: { id: true } })).map((m) => m.id);
-  const [total, found] = query.search
-    ? await searchPage(caller, { table: "clients", order, maxSorted: MAX_SORTED_CLIENTS, rows, count, matchIds }, page)
-    : await pageAndTotal(count(), (total) => readOffsetPage(page, { ids, rows }, counted ? total : undefined));
-  return { page, total, json: await clientsJson(caller, found) };
 }
 
-const clientsJson = (caller: Caller, rows: { id: number }[]) => wireRows(caller, "clients", rows, clientWire(caller));
+/** The list's filters and the caller's visibility, as conditions on the client row `t`. */
+function clientConditions(caller: Caller, query: ListClientsQuery) {
+  const visible = !seesAllClients(caller) && visibleClientsSql(caller, "t");
+  const others = sqlConditions([
+    query.client_status && Prisma.sql`t.client_status = ${query.client_status}::"ClientStatus"`,
+    query.country_id !== undefined && Prisma.sql`t.country_id = ${query.country_id}`,
+    !!query.tags?.length &&
+      Prisma.sql`EXISTS (SELECT 1 FROM client_tags ct WHERE (ct.tenant_id, ct.client_id) = (t.tenant_id, t.id)
+        AND ct.tag_id = ANY(${query.tags}::int[]))`,
+    // citext makes this equality case-insensitive, and it can use the (tenant_id, email) index.
+    !!query.contact_email &&
+      Prisma.sql`EXISTS (SELECT 1 FROM client_contacts cc JOIN contacts k ON (k.tenant_id, k.id) = (cc.tenant_id, cc.contact_id)
+        WHERE (cc.tenant_id, cc.client_id) = (t.tenant_id, t.id) AND k.email = ${query.contact_email}::citext)`,
+    // One trigger-kept lower-case column (name, references, city, contacts) that one trigram index serves.
+    !!query.search && Prisma.sql`t.search_text LIKE ${containsKey(query.search)}`,
+    updatedSinceSql(query.updated_since),
+  ]);
+  const archived = !query.include_archived && Prisma.sql`NOT t.is_archived`;
+  return { visible, others, where: sqlConditions([visible, archived, ...others]) };
+}
 
-/** A cursor page (lib/db/keyset.ts). */
-async function clientCursorPage(
+/** A page of clients, or a cursor page, found and written by PostgreSQL in one statement. */
+async function clientPage(caller: Caller, query: ListClientsQuery, page: Page): Promise<WirePage> {
+  const { visible, others, where } = clientConditions(caller, query);
+  const list: WireList = {
+    table: "clients",
+    where,
+    order: clientOrder(query).map(([column, direction]) => ({
+      sql: `t.${column}`,
+      direction,
+      kind: column === "uuid" ? "uuid" : CLIENT_SORT_KINDS[column as keyof typeof CLIENT_SORT_KINDS],
+    })),
+    object: clientWire(caller),
+  };
+  if (query.cursor !== undefined) return readWireCursorPage(caller, "clients", query, list, page.perPage);
+  // Seeing every client and filtered by no more than the archived flag, the total is what the triggers keep, and a
+  // deep page is read from the nearer end.
+  const kept = !visible && others.length === 0 && keptRows("clients", query.include_archived ? undefined : false);
+  const known = kept && page.skip > 0 ? await wireTotal(caller, list, kept) : undefined;
+  return { page, ...(await wireOffsetPage(caller, list, page, kept || "count", known)) };
+}
+
+/** An offset page of a search: its ids and exact total found by lib/db/search-page.ts, written by PostgreSQL. */
+async function searchedClientPage(
   caller: Caller,
   query: ListClientsQuery,
-  where: Prisma.ClientWhereInput,
-  order: ListOrder,
-  perPage: number,
+  search: string,
+  page: Page,
 ): Promise<WirePage> {
-  const { rows, ...page } = await readCursorPage(caller, "clients", query, order, perPage, (past, take, reversed) =>
-    caller.db.client.findMany({
-      where: { AND: [where, past] },
-      orderBy: prismaOrderBy(order, reversed),
-      take,
-      select: clientKeys,
-    }),
+  const { where } = clientConditions(caller, query);
+  const [total, ids] = await searchPage(
+    caller,
+    { table: "clients", order: clientOrder(query), words: [search], where },
+    page,
   );
-  return { ...page, json: await clientsJson(caller, rows) };
+  const rows = ids.map((id) => ({ id }));
+  return { page, total, json: await wireRows(caller, "clients", rows, clientWire(caller)) };
 }
 
 /**
@@ -99,8 +105,8 @@ const lowerLikePostgres = (text: string) => Array.from(text, (char) => Array.fro
 
 /**
  * Quick search by name for pickers: prefix matches first, then other matches; archived clients left out. Both
- * filter and order by the lower-case name (prisma/migrations/…_client_name_key), which no index orders, so
- * PostgreSQL sorts the matches the trigram index finds rather than walking every client in name order.
+ * filter and order by the lower-case name (prisma/migrations/…_client_name_key) in byte order (…_search_keys): the
+ * prefix matches are one range of its btree, read in order; the other matches come from its trigram index, sorted.
  */
 export async function searchClients(caller: Caller, { q }: SearchClientsQuery) {
   const base: Prisma.ClientWhereInput[] = [visibleClients(caller) ?? {}, { isArchived: false }];
@@ -133,9 +139,9 @@ export function findVisibleClient(caller: Caller, uuid: string) {
   );
 }
 
-/** A visible client's wire JSON (GET /clients/{uuid}), written by PostgreSQL. */
-export function clientJson(caller: Caller, id: number): Promise<string> {
-  return wireRecord(caller, "clients", id, clientWire(caller), "Client");
+/** The wire JSON of GET /clients/{uuid}: found, checked and written by PostgreSQL in one statement (404, 403 as findVisible). */
+export function clientJson(caller: Caller, uuid: string): Promise<string> {
+  return visibleWireRecord(caller, "client", "clients", uuid, visibleClientsSql(caller, "t"), clientWire(caller));
 }
 
 /** A client by id (after a write), with everything its wire shape shows. */

@@ -23,11 +23,12 @@ export function clientWire(caller: Caller): Prisma.Sql {
       FROM client_contacts cc JOIN contacts k ON (k.tenant_id, k.id) = (cc.tenant_id, cc.contact_id)
       WHERE cc.tenant_id = t.tenant_id AND cc.client_id = t.id
     ), '[]'))::text`;
-  // The custom fields' object and the built-in one joined as text: `{custom…, built-in…}`.
+  // The custom fields' object and the built-in one joined as text: `{custom…, built-in…}`. OFFSET 0 keeps the
+  // planner from pulling the parts up into the CASE, which ran each part's subqueries once per mention.
   return Prisma.sql`(SELECT CASE WHEN custom IS NULL THEN built ELSE left(custom, -1) || ', ' || substr(built, 2) END
     FROM (SELECT ${builtIn} AS built, (
       SELECT json_object_agg(f.name, v.value ORDER BY f.position, f.id)::text
       FROM custom_fields f
       LEFT JOIN custom_field_values v ON (v.tenant_id, v.field_id, v.client_id) = (f.tenant_id, f.id, t.id)
-      WHERE f.tenant_id = t.tenant_id) AS custom) AS parts)::json`;
+      WHERE f.tenant_id = t.tenant_id) AS custom OFFSET 0) AS parts)::json`;
 }

@@ -1,15 +1,15 @@
 // Reading contacts through the caller's tenant-scoped database, within the caller's visibility.
 import type { Caller } from "@/lib/auth/caller";
-import { visibleContacts } from "@/lib/auth/visibility";
-import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
-import { containsText } from "@/lib/db/filters";
-import { wireRecord, wireRows } from "@/lib/db/json-rows";
-import { readCursorPage } from "@/lib/db/keyset";
-import { pageAndTotal, readOffsetPage } from "@/lib/db/offset-page";
+import { seesAllClients, visibleContacts, visibleContactsSql } from "@/lib/auth/visibility";
+import { type Page, pageOf, type WirePage } from "@/lib/core/pagination";
+import { containsKey, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
+import { visibleWireRecord, wireRows } from "@/lib/db/json-rows";
+import { readWireCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
-import { countedRows } from "@/lib/db/row-counts";
-import { type ListOrder, prismaOrderBy, searchPage } from "@/lib/db/search-page";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { keptRows } from "@/lib/db/row-counts";
+import { type ListOrder, searchPage } from "@/lib/db/search-page";
+import { type KeyKind, type WireList, wireOffsetPage, wireTotal } from "@/lib/db/wire-list";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { ListContactsQuery } from "./schemas";
 import { type ContactRow, contactInclude } from "./serialize";
 import { contactWire } from "./wire";
@@ -26,76 +26,76 @@ const CONTACT_ORDERS: Record<ListContactsQuery["sort_by"], ListOrder> = {
     ["uuid", "asc"],
   ],
 };
-// Contacts are listed by last name, and a search by a last name finds matches that all sit together in that order,
-// where a walk of the name index is slowest: the matches are sorted alone up to this many (lib/db/search-page.ts).
-const MAX_SORTED_CONTACTS = 20_000;
+const CONTACT_KEY_KINDS: Record<string, KeyKind> = {
+  lastname: "text",
+  firstname: "text",
+  updated_at: "timestamptz",
+  uuid: "uuid",
+};
 
-/** What a page of contacts is found by: the id, and the order's columns for a cursor page's positions. */
-const contactKeys = { id: true, uuid: true, lastname: true, firstname: true, updatedAt: true } as const;
+/** Every word of a search must match one of the names, so "alice archer" finds Alice Archer. */
+const searchWords = (search: string) => search.split(/\s+/);
 
-const contactsJson = (caller: Caller, rows: { id: number }[]) =>
-  wireRows(caller, "contacts", rows, contactWire(caller));
-
-/** One page of contacts as wire JSON: found by Prisma (filters, visibility, order), written by PostgreSQL. */
+/** One page of contacts as wire JSON; a search's offset pages apart, one statement (lib/db/wire-list.ts). */
 export async function listContacts(caller: Caller, query: ListContactsQuery): Promise<WirePage> {
-  const visible = visibleContacts(caller);
-  const filters: Prisma.ContactWhereInput[] = [visible ?? {}];
-  // citext: an exact match that ignores case.
-  if (query.email) filters.push({ email: query.email });
-  if (query.search) {
-    const words = query.search.split(/\s+/).map(containsText);
-    // Every word must match one of the names, so "alice archer" finds Alice Archer.
-    filters.push(...words.map((term) => ({ OR: [{ firstname: term }, { lastname: term }, { preferredName: term }] })));
-  }
-  if (query.updated_since) filters.push({ ...updatedSince(query.updated_since) });
-  const where = { AND: filters };
-  // Seeing every contact, unfiltered: the total is what the triggers keep.
-  const counted = !visible && filters.length === 1;
-  const order = CONTACT_ORDERS[query.sort_by];
   const page = pageOf(query, DEFAULT_CONTACT_PAGE_SIZE);
-  if (query.cursor !== undefined) {
-    const { rows, ...cursorPage } = await readCursorPage(
-      caller,
-      "contacts",
-      query,
-      order,
-      page.perPage,
-      (past, take, reversed) =>
-        caller.db.contact.findMany({
-          where: { AND: [where, past] },
-          orderBy: prismaOrderBy(order, reversed),
-          take,
-          select: contactKeys,
-        }),
-    );
-    return { ...cursorPage, json: await contactsJson(caller, rows) };
-  }
-  const rows = ({ skip, take }: Pick<Page, "skip" | "take">, ids?: number[]) =>
-    caller.db.contact.findMany({
-      where: ids ? { id: { in: ids } } : where,
-      orderBy: prismaOrderBy(order),
-      skip,
-      take,
-      select: contactKeys,
-    });
-  const ids = ({ skip, take }: Pick<Page, "skip" | "take">, reversed: boolean) =>
-    caller.db.contact.findMany({ where, orderBy: prismaOrderBy(order, reversed), skip, take, select: { id: true } });
-  const count = () => (counted ? countedRows(caller.db, "contacts") : caller.db.contact.count({ where }));
-  const matchIds = async () =>
-    (await caller.db.contact.findMany({ where, select: { id: true } })).map((match) => match.id);
-  const [total, found] = query.search
-    ? await searchPage(
-        caller,
-        { table: "contacts", order, maxSorted: MAX_SORTED_CONTACTS, rows, count, matchIds },
-        page,
-      )
-    : await pageAndTotal(count(), (total) => readOffsetPage(page, { ids, rows }, counted ? total : undefined));
-  return { page, total, json: await contactsJson(caller, found) };
+  return query.search && query.cursor === undefined
+    ? searchedContactPage(caller, query, query.search, page)
+    : contactPage(caller, query, page);
 }
 
-/** A visible contact's wire JSON (GET /contacts/{uuid}), written by PostgreSQL. */
-export function contactJson(caller: Caller, id: number): Promise<string> {
-  return wireRecord(caller, "contacts", id, contactWire(caller), "Contact");
+/** The list's filters and the caller's visibility, as conditions on the contact row `t`. */
+function contactConditions(caller: Caller, query: ListContactsQuery) {
+  const visible = !seesAllClients(caller) && visibleContactsSql(caller, "t");
+  const filters = sqlConditions([
+    // citext: an exact match that ignores case.
+    !!query.email && Prisma.sql`t.email = ${query.email}::citext`,
+    // Each word in the lower-case key of the names that a trigger keeps and one trigram index serves.
+    ...(query.search
+      ? searchWords(query.search).map((word) => Prisma.sql`t.search_key LIKE ${containsKey(word)}`)
+      : []),
+    updatedSinceSql(query.updated_since),
+  ]);
+  return { visible, filters, where: sqlConditions([visible, ...filters]) };
+}
+
+/** A page of contacts, or a cursor page, found and written by PostgreSQL in one statement. */
+async function contactPage(caller: Caller, query: ListContactsQuery, page: Page): Promise<WirePage> {
+  const { visible, filters, where } = contactConditions(caller, query);
+  const list: WireList = {
+    table: "contacts",
+    where,
+    order: CONTACT_ORDERS[query.sort_by].map(([column, direction]) => ({
+      sql: `t.${column}`,
+      direction,
+      kind: CONTACT_KEY_KINDS[column],
+    })),
+    object: contactWire(caller),
+  };
+  if (query.cursor !== undefined) return readWireCursorPage(caller, "contacts", query, list, page.perPage);
+  // Seeing every contact, unfiltered: the total is what the triggers keep, and a deep page is read from the nearer end.
+  const kept = !visible && filters.length === 0 && keptRows("contacts");
+  const known = kept && page.skip > 0 ? await wireTotal(caller, list, kept) : undefined;
+  return { page, ...(await wireOffsetPage(caller, list, page, kept || "count", known)) };
+}
+
+/** An offset page of a search: its ids and exact total found by lib/db/search-page.ts, written by PostgreSQL. */
+async function searchedContactPage(
+  caller: Caller,
+  query: ListContactsQuery,
+  search: string,
+  page: Page,
+): Promise<WirePage> {
+  const { where } = contactConditions(caller, query);
+  const order = CONTACT_ORDERS[query.sort_by];
+  const [total, ids] = await searchPage(caller, { table: "contacts", order, words: searchWords(search), where }, page);
+  const rows = ids.map((id) => ({ id }));
+  return { page, total, json: await wireRows(caller, "contacts", rows, contactWire(caller)) };
+}
+
+/** The wire JSON of GET /contacts/{uuid}: found, checked and written by PostgreSQL in one statement (404, 403 as findVisible). */
+export function contactJson(caller: Caller, uuid: string): Promise<string> {
+  return visibleWireRecord(caller, "contact", "contacts", uuid, visibleContactsSql(caller, "t"), contactWire(caller));
 }
 
 /** The contact with this uuid, if the caller may see it: 404 when it exists nowhere, 403 when it is not theirs. */

@@ -25,7 +25,7 @@ type NamedRange = (typeof NAMED_RANGES)[number];
 export type DateRangeSpec = { name: NamedRange } | { from?: string; to?: string };
 
 /** Inclusive `YYYY-MM-DD` ends; an undefined end is open. */
-interface DateRange {
+export interface DateRange {
   from?: string;
   to?: string;
 }

@@ -47,9 +47,6 @@ export const updatedSinceQuery = {
     .describe("Only records whose updated_at is at or after this ISO 8601 date and time (with Z or an offset)"),
 };
 
-/** The filter of `updated_since`, for a list's `where`. */
-export const updatedSince = (since: Date | undefined) => since && { updatedAt: { gte: since } };
-
 export interface Page {
   page: number;
   perPage: number;
@@ -78,8 +75,17 @@ export interface CursorPage<Row> {
   prevCursor: string | null;
 }
 
-/** A list page or a cursor page whose rows PostgreSQL wrote as the JSON text of their array (lib/db/json-rows.ts). */
-export type WirePage = (Omit<ListPage<unknown>, "rows"> | Omit<CursorPage<unknown>, "rows">) & { json: string };
+/**
+ * A page's rows as PostgreSQL wrote them (lib/db/wire-list.ts): the JSON text of their array, or for a long page of
+ * its first rows, with `more` reading the JSON texts of the arrays of the rest, in order, as the body is sent.
+ */
+export interface PageRows {
+  json: string;
+  more?: () => AsyncGenerator<string>;
+}
+
+/** A list page or a cursor page whose rows PostgreSQL wrote as JSON. */
+export type WirePage = (Omit<ListPage<unknown>, "rows"> | Omit<CursorPage<unknown>, "rows">) & PageRows;
 
 // The envelopes' parts, one component each, so that generated clients have one type of each rather than one per list.
 const cursorLinks = component(

@@ -3,8 +3,9 @@
 // Each resource gives the expression of its wire object for a row of its table (alias `t`); this builder puts that
 // row in the caller's tenant in every statement, so no resource can leave the condition out. Raw SQL is outside
 // caller.db's tenant scope (lib/db/tenant.ts): this is where it is named instead.
-import { notFound } from "@/lib/core/errors";
+import { forbidden } from "@/lib/core/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { missingRecord, type UuidModel } from "./records";
 import type { TenantScope } from "./tenant";
 
 /** The tables whose rows have a wire shape built here. */
@@ -31,10 +32,30 @@ export async function wireRows(scope: TenantScope, table: WireTable, rows: { id:
   return row.json;
 }
 
-/** The JSON text of one record's wire object; a 404 naming `what` when there is no such row in the tenant. */
-export async function wireRecord(scope: TenantScope, table: WireTable, id: number, object: WireObject, what: string) {
+/** The JSON text of the wire object of the row meeting `condition` (on `t`, one row at most), or null when none does. */
+export async function findWireRecord(scope: TenantScope, table: WireTable, condition: Prisma.Sql, object: WireObject) {
   const [row] = await scope.db.$queryRaw<{ json: string }[]>`
-    SELECT (${object})::text AS json FROM ${Prisma.raw(table)} t WHERE t.tenant_id = ${scope.tenant.id} AND t.id = ${id}`;
-  if (!row) throw notFound(what);
+    SELECT (${object})::text AS json FROM ${Prisma.raw(table)} t WHERE t.tenant_id = ${scope.tenant.id} AND ${condition}`;
+  return row ? row.json : null;
+}
+
+/**
+ * The JSON text of the wire object of the record with this uuid, found, checked against the caller's visibility
+ * (`visible`, a condition on `t`) and written in one statement; when the caller cannot have it, the 404 or 403 that
+ * findVisible gives (lib/db/records.ts).
+ */
+export async function visibleWireRecord(
+  scope: TenantScope,
+  model: UuidModel,
+  table: WireTable,
+  uuid: string,
+  visible: Prisma.Sql,
+  object: WireObject,
+) {
+  const [row] = await scope.db.$queryRaw<{ json: string | null }[]>`
+    SELECT CASE WHEN ${visible} THEN (${object})::text END AS json
+    FROM ${Prisma.raw(table)} t WHERE t.tenant_id = ${scope.tenant.id} AND t.uuid = ${uuid}::uuid`;
+  if (!row) throw await missingRecord(model, uuid);
+  if (row.json === null) throw forbidden();
   return row.json;
 }

@@ -9,8 +9,11 @@ import {
   encodeCursor,
   type Position,
 } from "@/lib/core/cursor";
-import type { CursorPage } from "@/lib/core/pagination";
+import type { CursorPage, WirePage } from "@/lib/core/pagination";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { atPath, fieldPath, type ListOrder } from "./search-page";
+import type { TenantScope } from "./tenant";
+import { type SqlKey, type SqlOrder, type WireList, wireKeysetPage } from "./wire-list";
 
 const isNull = (column: string, nullWhen?: string) => atPath(fieldPath(nullWhen ?? column), null);
 const notNull = (column: string, nullWhen?: string) => atPath(fieldPath(nullWhen ?? column), { not: null });
@@ -47,6 +50,29 @@ function leadingBound(order: ListOrder, position: Position, before: boolean) {
   return atPath(path, { [(direction === "asc") !== before ? "gte" : "lte"]: position[0] });
 }
 
+/** keysetPast as a SQL condition on the row `t`: the same branches and the same leading bound. */
+export function keysetPastSql(order: SqlOrder, { position, before }: CursorTarget): Prisma.Sql {
+  const column = (key: SqlKey) => Prisma.raw(key.sql);
+  const value = (key: SqlKey, v: Position[number]) => Prisma.sql`CAST(${v} AS ${Prisma.raw(key.kind)})`;
+  const equals = (key: SqlKey, v: Position[number]) =>
+    v === null ? Prisma.sql`${column(key)} IS NULL` : Prisma.sql`${column(key)} = ${value(key, v)}`;
+  const all = (parts: Prisma.Sql[]) => (parts.length ? Prisma.join(parts, " AND ") : Prisma.sql`TRUE`);
+  const branches = order.flatMap((key, i) => {
+    const v = position[i];
+    const earlier = order.slice(0, i).map((earlierKey, j) => equals(earlierKey, position[j]));
+    if (v === null) return before ? [all([...earlier, Prisma.sql`${column(key)} IS NOT NULL`])] : [];
+    const operator = Prisma.raw((key.direction === "asc") !== before ? ">" : "<");
+    const past = Prisma.sql`${column(key)} ${operator} ${value(key, v)}`;
+    const reached = key.nullsLast && !before ? Prisma.sql`(${past} OR ${column(key)} IS NULL)` : past;
+    return [Prisma.sql`(${all([...earlier, reached])})`];
+  });
+  const [first] = order;
+  const bounded = !first.nullsLast && /^t\.\w+$/.test(first.sql) && position[0] !== null;
+  const bound = Prisma.sql`${column(first)} ${Prisma.raw((first.direction === "asc") !== before ? ">=" : "<=")} ${value(first, position[0])}`;
+  const past = branches.length ? Prisma.sql`(${Prisma.join(branches, " OR ")})` : Prisma.sql`FALSE`;
+  return bounded ? Prisma.sql`${bound} AND ${past}` : past;
+}
+
 /**
  * One cursor page of a list: `find` reads the rows past the cursor's position (`past`, to be ANDed with the list's
  * filters, visibility included), in the list's order or, for a page before the cursor, in its exact reverse
@@ -60,23 +86,58 @@ export async function readCursorPage<Row extends Record<string, unknown>>(
   perPage: number,
   find: (past: object, take: number, reversed: boolean) => Promise<Row[]>,
 ): Promise<CursorPage<Row>> {
-  const binding = cursorBinding(list, { ...query, limit: perPage, per_page: undefined }, owner);
-  const target = query.cursor ? decodeCursor(query.cursor, binding, order.length) : undefined;
-  const before = target?.before ?? false;
-  const found = await find(target ? keysetPast(order, target) : {}, perPage + 1, before);
-  const more = found.length > perPage;
+  const cursor = openCursor(owner, list, query, perPage, order.length);
+  const found = await find(cursor.target ? keysetPast(order, cursor.target) : {}, perPage + 1, cursor.before);
   const rows = found.slice(0, perPage);
-  if (before) rows.reverse();
-  // Laravel's rule: a page read forward has a previous page unless it is the first; one read backward, a next page.
-  const hasNext = before || more;
-  const hasPrev = before ? more : target !== undefined;
-  const cursorAt = (row: Row | undefined, towardsStart: boolean) =>
-    row ? encodeCursor({ position: positionOf(order, row), before: towardsStart }, binding) : null;
+  if (cursor.before) rows.reverse();
+  const at = (row: Row | undefined) => (row ? positionOf(order, row) : null);
+  return { rows, ...cursor.edges(found.length > perPage, at(rows[0]), at(rows.at(-1))) };
+}
+
+/**
+ * A cursor page of a list PostgreSQL writes as JSON (lib/db/wire-list.ts), found and written in one statement; the
+ * same pages, cursors and rules as readCursorPage.
+ */
+export async function readWireCursorPage(
+  scope: TenantScope & CursorOwner,
+  name: string,
+  query: Record<string, unknown> & { cursor?: string },
+  list: WireList,
+  perPage: number,
+): Promise<WirePage> {
+  const cursor = openCursor(scope, name, query, perPage, list.order.length);
+  const past = cursor.target && keysetPastSql(list.order, cursor.target);
+  const page = await wireKeysetPage(scope, list, past, perPage, cursor.before);
+  return { json: page.json, more: page.more, ...cursor.edges(page.found > perPage, page.first, page.last) };
+}
+
+/** The cursor a page was asked with (none for the first), and the cursors of its neighbours once it is read. */
+function openCursor(
+  owner: CursorOwner,
+  list: string,
+  query: Record<string, unknown> & { cursor?: string },
+  perPage: number,
+  keys: number,
+) {
+  const binding = cursorBinding(list, { ...query, limit: perPage, per_page: undefined }, owner);
+  const target = query.cursor ? decodeCursor(query.cursor, binding, keys) : undefined;
+  const before = target?.before ?? false;
   return {
-    perPage,
-    rows,
-    nextCursor: hasNext ? cursorAt(rows.at(-1), false) : null,
-    prevCursor: hasPrev ? cursorAt(rows[0], true) : null,
+    target,
+    before,
+    /** `more`: another page follows in the direction read; `first` and `last`: the page's edge rows' positions. */
+    edges(more: boolean, first: Position | null, last: Position | null): Omit<CursorPage<unknown>, "rows"> {
+      // Laravel's rule: a page read forward has a previous page unless it is the first; one read backward, a next page.
+      const hasNext = before || more;
+      const hasPrev = before ? more : target !== undefined;
+      const cursorAt = (position: Position | null, towardsStart: boolean) =>
+        position ? encodeCursor({ position, before: towardsStart }, binding) : null;
+      return {
+        perPage,
+        nextCursor: hasNext ? cursorAt(last, false) : null,
+        prevCursor: hasPrev ? cursorAt(first, true) : null,
+      };
+    },
   };
 }
 

@@ -8,7 +8,7 @@ export type UuidModel = "client" | "contact" | "job";
 export const RECORD_LABELS: Record<UuidModel, string> = { client: "Client", contact: "Contact", job: "Job" };
 
 /** The error for a uuid the caller's tenant does not have. The only lookup across tenants; it reveals only existence. */
-async function missingRecord(model: UuidModel, uuid: string) {
+export async function missingRecord(model: UuidModel, uuid: string) {
   const client = await prisma();
   const where = { where: { uuid } };
   const elsewhere =

@@ -1,11 +1,14 @@
-// One page of a searched list (clients?search=, contacts?search=). Search matches often cluster in the list's order,
-// where PostgreSQL's ORDER BY … LIMIT plan walks far; so up to `maxSorted` matches the page is sorted from the
-// matches alone (measurements: bench/RESULTS.md, "Search pages").
+// One page of a searched list (clients?search=, contacts?search=) and its exact total, in one statement. The total
+// needs every match found and checked, however broad the term; with those at hand, sorting them for the page costs
+// little, where a walk of the list's ordering index with the match as a filter walks far when the matches cluster in
+// the list's order (a last name, a word that begins names: bench/search-plans.md). A term too short for the trigram
+// index matches most rows and is read by a scan anyway: there the walk finds a page soonest.
 
 import type { Page } from "@/lib/core/pagination";
 import type { Direction } from "@/lib/core/validation";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { TenantScope } from "./tenant";
+import { tenantRows } from "./wire-list";
 
 /**
  * A list's order: columns and directions, the last column unique and non-null. A column is a database column, or
@@ -36,54 +39,54 @@ export function prismaOrderBy(order: ListOrder, reversed = false) {
   });
 }
 
-interface SearchedList<Row> {
-  /** The table the list reads, and its order, which `rows` reads with prismaOrderBy. */
+/** The trigram index narrows a search only by terms of three characters or more. */
+const TRIGRAM = 3;
+
+export interface SearchedList {
+  /** The table the list reads, and its order: plain columns of the table. */
   table: "clients" | "contacts";
   order: ListOrder;
-  /** Up to this many matches, the page is sorted from the matches alone; above, read by walking the order. */
-  maxSorted: number;
-  count(): Promise<number>;
-  /** The ids of all matches, in no order. */
-  matchIds(): Promise<number[]>;
-  /** A page of the matches in the list's order; with `ids`, those rows alone, in the same order. */
-  rows(page: Pick<Page, "skip" | "take">, ids?: number[]): Promise<Row[]>;
+  /** The words searched for (every one must match): what decides how the page is read. */
+  words: string[];
+  /** What a row `t` must meet besides its tenant: the words' matches, visibility, the list's filters. */
+  where: Prisma.Sql[];
 }
 
-/** The total and the rows of one page of a search. */
-export async function searchPage<Row>(
+/** The total of the matches and the ids of one page of them, in the list's order. */
+export async function searchPage(
   scope: TenantScope,
-  list: SearchedList<Row>,
+  list: SearchedList,
   page: Page,
-): Promise<[number, Row[]]> {
-  const total = await list.count();
-  if (total === 0 || page.skip >= total) return [total, []];
-  if (total > list.maxSorted) return [total, await list.rows(page)];
-  const ids = await sortedPageIds(scope, list, await list.matchIds(), page);
-  return [total, await list.rows({ skip: 0, take: ids.length }, ids)];
-}
-
-/**
- * The ids of one page of the given rows in the list's order. The OFFSET 0 keeps PostgreSQL from planning the sort
- * as a walk of an ordering index; the tenant is named here, as in every raw statement (lib/db/tenant.ts).
- */
-async function sortedPageIds(
-  scope: TenantScope,
-  { table, order }: Pick<SearchedList<unknown>, "table" | "order">,
-  ids: number[],
-  page: Page,
-) {
+  walk = walksOrder(list.words),
+): Promise<[number, number[]]> {
   // Column names and directions are spliced into the SQL: only plain identifiers and the two directions get there.
   if (
-    !order.every(([column, direction]) => /^[a-z_]+$/.test(column) && (direction === "asc" || direction === "desc"))
+    !list.order.every(
+      ([column, direction]) => /^[a-z_]+$/.test(column) && (direction === "asc" || direction === "desc"),
+    )
   ) {
-    throw new Error(`Not an order of plain columns: ${JSON.stringify(order)}`);
+    throw new Error(`Not an order of plain columns: ${JSON.stringify(list.order)}`);
   }
-  const columns = Prisma.raw(order.map(([column]) => `"${column}"`).join(", "));
-  const orderBy = Prisma.raw(order.map(([column, direction]) => `"${column}" ${direction.toUpperCase()}`).join(", "));
-  const rows = await scope.db.$queryRaw<{ id: number }[]>`
-    SELECT id FROM (
-      SELECT id, ${columns} FROM ${Prisma.raw(`"${table}"`)} WHERE tenant_id = ${scope.tenant.id} AND id = ANY(${ids}::int[]) OFFSET 0
-    ) AS matches
-    ORDER BY ${orderBy} LIMIT ${page.take} OFFSET ${page.skip}`;
-  return rows.map((row) => row.id);
+  const columns = Prisma.raw(list.order.map(([column]) => `t."${column}"`).join(", "));
+  const orderBy = Prisma.raw(
+    list.order.map(([column, direction]) => `"${column}" ${direction.toUpperCase()}`).join(", "),
+  );
+  const tOrderBy = Prisma.raw(
+    list.order.map(([column, direction]) => `t."${column}" ${direction.toUpperCase()}`).join(", "),
+  );
+  const matches = tenantRows(scope, list.table, list.where);
+  const [row] = walk
+    ? await scope.db.$queryRaw<{ total: number; ids: number[] }[]>`
+      SELECT (SELECT count(*) ${matches})::int AS total,
+        ARRAY(SELECT t.id ${matches} ORDER BY ${tOrderBy} LIMIT ${page.take} OFFSET ${page.skip}) AS ids`
+    : await scope.db.$queryRaw<{ total: number; ids: number[] }[]>`
+      WITH matches AS MATERIALIZED (SELECT t.id, ${columns} ${matches})
+      SELECT (SELECT count(*) FROM matches)::int AS total,
+        ARRAY(SELECT id FROM matches ORDER BY ${orderBy} LIMIT ${page.take} OFFSET ${page.skip}) AS ids`;
+  return [row.total, row.ids];
+}
+
+/** Whether the page is found by walking the list's order (no word narrows the search by index), not by a sort. */
+export function walksOrder(words: string[]) {
+  return words.every((word) => word.length < TRIGRAM);
 }

@@ -1,18 +1,17 @@
 // Jobs of the caller's tenant, limited to what the caller may see (lib/auth/visibility.ts).
 import type { Caller } from "@/lib/auth/caller";
-import { visibleJobs } from "@/lib/auth/visibility";
-import { type DateRangeSpec, dateFilter } from "@/lib/core/date-ranges";
+import { seesAllClients, visibleJobs, visibleJobsSql } from "@/lib/auth/visibility";
+import { type DateRangeSpec, resolveDateRange } from "@/lib/core/date-ranges";
 import { todayIn } from "@/lib/core/dates";
-import { type Page, pageOf, updatedSince, type WirePage } from "@/lib/core/pagination";
+import { pageOf, type WirePage } from "@/lib/core/pagination";
 import type { Direction } from "@/lib/core/validation";
-import { allOf, containsText, type Filter } from "@/lib/db/filters";
-import { wireRecord, wireRows } from "@/lib/db/json-rows";
-import { readCursorPage } from "@/lib/db/keyset";
-import { pageAndTotal, readOffsetPage } from "@/lib/db/offset-page";
+import { containsSql, dateRangeSql, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
+import { visibleWireRecord } from "@/lib/db/json-rows";
+import { readWireCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
-import { countedRows } from "@/lib/db/row-counts";
-import { type ListOrder, prismaOrderBy } from "@/lib/db/search-page";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { keptRows } from "@/lib/db/row-counts";
+import { type SqlKey, type SqlOrder, type WireList, wireOffsetPage, wireTotal } from "@/lib/db/wire-list";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { JobSort, ListJobsQuery } from "./schemas";
 import { type JobDetailRow, jobDetailInclude } from "./serialize";
 import { jobListItemWire, jobWire } from "./wire";
@@ -20,188 +19,73 @@ import { jobListItemWire, jobWire } from "./wire";
 const DEFAULT_JOB_PAGE_SIZE = 100;
 
 // Nullable columns sort their nulls last in both directions; a status sorts by its position in the tenant's workflow.
-const SORT_COLUMNS: Record<JobSort, [column: string, nulls?: "last", nullWhen?: string]> = {
-  name: ["name"],
-  created_at: ["created_at"],
-  updated_at: ["updated_at"],
-  start_date: ["start_date", "last"],
-  due_date: ["due_date", "last"],
-  estimated_hours: ["estimated_hours", "last"],
-  status: ["status.position", "last", "status_id"],
+const SORT_KEYS: Record<JobSort, Omit<SqlKey, "direction">> = {
+  name: { sql: "t.name", kind: "text" },
+  created_at: { sql: "t.created_at", kind: "timestamptz" },
+  updated_at: { sql: "t.updated_at", kind: "timestamptz" },
+  start_date: { sql: "t.start_date", kind: "date", nullsLast: true },
+  due_date: { sql: "t.due_date", kind: "date", nullsLast: true },
+  estimated_hours: { sql: "t.estimated_hours", kind: "numeric", nullsLast: true },
+  status: {
+    sql: "(SELECT s.position FROM job_statuses s WHERE (s.tenant_id, s.id) = (t.tenant_id, t.status_id))",
+    kind: "int",
+    nullsLast: true,
+  },
 };
 
-/** What a page of jobs is found by: the id, and the order's columns for a cursor page's positions. */
-const jobKeys = {
-  id: true,
-  uuid: true,
-  name: true,
-  startDate: true,
-  dueDate: true,
-  estimatedHours: true,
-  createdAt: true,
-  updatedAt: true,
-  status: { select: { position: true } },
-} satisfies Prisma.JobSelect;
-
 /** The list's order: the sort, then uuid (ascending in both directions) so that ties never straddle pages. */
-function jobOrder(sort: JobSort, direction: Direction): ListOrder {
-  const [column, nulls, nullWhen] = SORT_COLUMNS[sort];
-  return [
-    [column, direction, nulls, nullWhen],
-    ["uuid", "asc"],
-  ];
-}
+const jobOrder = (sort: JobSort, direction: Direction): SqlOrder => [
+  { ...SORT_KEYS[sort], direction },
+  { sql: "t.uuid", direction: "asc", kind: "uuid" },
+];
 
-/** The list's filters: visibility, the completed flag (by default only open jobs), and the others. */
+/** The list's filters as SQL: visibility, the completed flag (by default only open jobs), and the others. */
 function listFilters(caller: Caller, query: ListJobsQuery, now: Date) {
-  const range = (spec: DateRangeSpec) => dateFilter(spec, caller.user.timezone, now);
-  const others: Filter<Prisma.JobWhereInput>[] = [
-    query.search !== undefined && { name: containsText(query.search) },
-    query.client_uuid !== undefined && { client: { uuid: query.client_uuid } },
-    query.users && { assignees: { some: { userId: { in: query.users } } } },
-    query.tags && { tags: { some: { tagId: { in: query.tags } } } },
-    query.statuses && { status: { slug: { in: query.statuses } } },
-    query.start_date_range && { startDate: range(query.start_date_range) },
-    query.due_date_range && { dueDate: range(query.due_date_range) },
-    query.exclude_subtasks && { parentId: null },
-    query.exclude_client_requests && { isClientRequest: false },
-    updatedSince(query.updated_since),
-  ];
-  return { visible: visibleJobs(caller), open: !query.include_completed && { isCompleted: false }, others };
+  const range = (column: string, spec: DateRangeSpec | undefined) =>
+    spec && dateRangeSql(column, resolveDateRange(spec, caller.user.timezone, now));
+  const others = sqlConditions([
+    query.search !== undefined && containsSql("t.name", query.search),
+    query.client_uuid !== undefined &&
+      Prisma.sql`EXISTS (SELECT 1 FROM clients c WHERE (c.tenant_id, c.id) = (t.tenant_id, t.client_id)
+        AND c.uuid = ${query.client_uuid}::uuid)`,
+    query.users &&
+      Prisma.sql`EXISTS (SELECT 1 FROM job_assignees a WHERE (a.tenant_id, a.job_id) = (t.tenant_id, t.id)
+        AND a.user_id = ANY(${query.users}::int[]))`,
+    query.tags &&
+      Prisma.sql`EXISTS (SELECT 1 FROM job_tags jt WHERE (jt.tenant_id, jt.job_id) = (t.tenant_id, t.id)
+        AND jt.tag_id = ANY(${query.tags}::int[]))`,
+    query.statuses &&
+      Prisma.sql`EXISTS (SELECT 1 FROM job_statuses s WHERE (s.tenant_id, s.id) = (t.tenant_id, t.status_id)
+        AND s.slug = ANY(${query.statuses}::text[]))`,
+    range("t.start_date", query.start_date_range),
+    range("t.due_date", query.due_date_range),
+    query.exclude_subtasks && Prisma.sql`t.parent_id IS NULL`,
+    query.exclude_client_requests && Prisma.sql`NOT t.is_client_request`,
+    updatedSinceSql(query.updated_since),
+  ]);
+  const visible = !seesAllClients(caller) && visibleJobsSql(caller, "t");
+  return { visible, open: !query.include_completed && Prisma.sql`NOT t.is_completed`, others };
 }
-
-const jobsJson = (caller: Caller, rows: { id: number }[]) =>
-  wireRows(caller, "jobs", rows, jobListItemWire(todayIn(caller.tenant.timezone)));
 
 /**
- * One page of jobs and the total (a constant number of queries, whatever the page size), or a cursor page, as wire
- * JSON: found by Prisma (filters, visibility, order), written by PostgreSQL.
+ * One page of jobs and the total, or a cursor page, as wire JSON: found, written and counted by PostgreSQL in one
+ * statement (lib/db/wire-list.ts). Seeing every job and filtered by no more than the completed flag, the total is
+ * what the triggers keep (lib/db/row-counts.ts), which lets a deep page be found from the nearer end.
  */
 export async function listJobs(caller: Caller, query: ListJobsQuery, now = new Date()): Promise<WirePage> {
   const filters = listFilters(caller, query, now);
-  const where = allOf<Prisma.JobWhereInput>([filters.visible, filters.open, ...filters.others]);
-  const order = jobOrder(query.sort_by, query.sort_direction);
+  const list: WireList = {
+    table: "jobs",
+    where: sqlConditions([filters.visible, filters.open, ...filters.others]),
+    order: jobOrder(query.sort_by, query.sort_direction),
+    object: jobListItemWire(todayIn(caller.tenant.timezone)),
+  };
   const page = pageOf(query, DEFAULT_JOB_PAGE_SIZE);
-  if (query.cursor !== undefined) {
-    const { rows, ...cursorPage } = await readCursorPage(
-      caller,
-      "jobs",
-      query,
-      order,
-      page.perPage,
-      (past, take, reversed) =>
-        query.sort_by === "status"
-          ? findByStatusPast(caller, { AND: [where, past] }, order, take, reversed)
-          : caller.db.job.findMany({
-              where: { AND: [where, past] },
-              select: jobKeys,
-              orderBy: prismaOrderBy(order, reversed),
-              take,
-            }),
-    );
-    return { ...cursorPage, json: await jobsJson(caller, rows) };
-  }
-  const counted = !filters.visible && !filters.others.some(Boolean);
-  const [total, rows] = await pageAndTotal(
-    counted
-      ? countedRows(caller.db, "jobs", query.include_completed ? undefined : false)
-      : caller.db.job.count({ where }),
-    (total) => findPage(caller, where, query, order, page, counted ? total : undefined),
-  );
-  return { page, total, json: await jobsJson(caller, rows) };
-}
-
-/**
- * One page. Seeing every job and filtered by no more than the completed flag, the total is what the triggers keep
- * (lib/db/row-counts.ts), which lets a deep page be found from the end (lib/db/offset-page.ts).
- */
-function findPage(
-  caller: Caller,
-  where: Prisma.JobWhereInput,
-  query: ListJobsQuery,
-  order: ListOrder,
-  page: Page,
-  total?: Promise<number>,
-) {
-  if (query.sort_by === "status") return findPageByStatus(caller, where, order, page);
-  return readOffsetPage(
-    page,
-    {
-      ids: ({ skip, take }, reversed) =>
-        caller.db.job.findMany({ where, orderBy: prismaOrderBy(order, reversed), skip, take, select: { id: true } }),
-      rows: ({ skip, take }, ids) =>
-        caller.db.job.findMany({
-          where: ids ? { id: { in: ids } } : where,
-          select: { id: true },
-          orderBy: prismaOrderBy(order),
-          skip,
-          take,
-        }),
-    },
-    total,
-  );
-}
-
-// Status sorts order by the status's position. Prisma can ask for nulls last only on the job's own columns, and
-// PostgreSQL puts jobs without a status first when descending; so the ordered list is read as two segments, the
-// jobs with a status in order, then those without one (by uuid).
-const withStatus = (where: Prisma.JobWhereInput): Prisma.JobWhereInput => ({
-  AND: [where, { statusId: { not: null } }],
-});
-const withoutStatus = (where: Prisma.JobWhereInput): Prisma.JobWhereInput => ({ AND: [where, { statusId: null }] });
-
-async function findPageByStatus(caller: Caller, where: Prisma.JobWhereInput, order: ListOrder, page: Page) {
-  const ranked = await caller.db.job.count({ where: withStatus(where) });
-  const first =
-    page.skip < ranked
-      ? await caller.db.job.findMany({
-          where: withStatus(where),
-          select: { id: true },
-          orderBy: prismaOrderBy(order),
-          skip: page.skip,
-          take: Math.min(page.take, ranked - page.skip),
-        })
-      : [];
-  if (first.length === page.take) return first;
-  const rest = await caller.db.job.findMany({
-    where: withoutStatus(where),
-    select: { id: true },
-    orderBy: { uuid: "asc" },
-    skip: Math.max(0, page.skip - ranked),
-    take: page.take - first.length,
-  });
-  return [...first, ...rest];
-}
-
-/**
- * The first `take` jobs of a status sort that match `where` (which holds the keyset condition), or with `reversed` the
- * last ones, read backwards (the jobs without a status, then those with one): no count needed.
- */
-async function findByStatusPast(
-  caller: Caller,
-  where: Prisma.JobWhereInput,
-  order: ListOrder,
-  take: number,
-  reversed: boolean,
-) {
-  const ranked = () =>
-    caller.db.job.findMany({
-      where: withStatus(where),
-      select: jobKeys,
-      orderBy: prismaOrderBy(order, reversed),
-      take,
-    });
-  const unranked = () =>
-    caller.db.job.findMany({
-      where: withoutStatus(where),
-      select: jobKeys,
-      orderBy: { uuid: reversed ? "desc" : "asc" },
-      take,
-    });
-  const [segment, next] = reversed ? [unranked, ranked] : [ranked, unranked];
-  const first = await segment();
-  if (first.length === take) return first;
-  return [...first, ...(await next())].slice(0, take);
+  if (query.cursor !== undefined) return readWireCursorPage(caller, "jobs", query, list, page.perPage);
+  const kept =
+    !filters.visible && filters.others.length === 0 && keptRows("jobs", query.include_completed ? undefined : false);
+  const known = kept && page.skip > 0 ? await wireTotal(caller, list, kept) : undefined;
+  return { page, ...(await wireOffsetPage(caller, list, page, kept || "count", known)) };
 }
 
 /** The job with this uuid, if the caller may see it: 404 when it exists nowhere, 403 when it is not theirs. */
@@ -211,9 +95,16 @@ export function findVisibleJob(caller: Caller, uuid: string) {
   );
 }
 
-/** A visible job's wire JSON (GET /jobs/{uuid}), written by PostgreSQL. */
-export function jobJson(caller: Caller, id: number): Promise<string> {
-  return wireRecord(caller, "jobs", id, jobWire(caller, todayIn(caller.tenant.timezone)), "Job");
+/** The wire JSON of GET /jobs/{uuid}: found, checked and written by PostgreSQL in one statement (404, 403 as findVisible). */
+export function jobJson(caller: Caller, uuid: string): Promise<string> {
+  return visibleWireRecord(
+    caller,
+    "job",
+    "jobs",
+    uuid,
+    visibleJobsSql(caller, "t"),
+    jobWire(caller, todayIn(caller.tenant.timezone)),
+  );
 }
 
 /** A job by id with everything of it the caller may see. */

@@ -75,7 +75,10 @@ export const serializeUserName = (user: { id: number; firstname: string; lastnam
   fullname: fullname(user),
 });
 
-/** The user object of /users. `is_contractor` is derived (decisions.md): true exactly for `assigned_clients`. */
+/**
+ * The user object of /users as Node writes it: what lib/users/wire.ts, which answers the reads, is proved equal to
+ * (tests/api/wire-equivalence.test.ts). `is_contractor` is derived (decisions.md): true exactly for `assigned_clients`.
+ */
 export function serializeUser(user: SerializableUser): z.output<typeof userObject> {
   return {
     id: user.id,

@@ -1,6 +1,7 @@
-// Users inside other records, built by PostgreSQL (lib/db/json-rows.ts): what serializeUserSummary gives, for a user
-// row of any alias. The placeholder avatar is the same data URL: the image's fixed parts are percent-encoded here
+// Users built by PostgreSQL (lib/db/json-rows.ts): what serializeUser and, inside other records, serializeUserSummary
+// give, for a user row of any alias. The placeholder avatar is the same data URL: the image's fixed parts are percent-encoded here
 // once, and the initials in SQL as encodeURIComponent(escapeXml(…)) does.
+import { isoDate, isoTime } from "@/lib/db/json-rows";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { placeholderSvg } from "./serialize";
 
@@ -21,11 +22,25 @@ const encodedXmlText = (text: string) => `(SELECT string_agg(CASE
     ELSE upper(regexp_replace(encode(convert_to(ch, 'UTF8'), 'hex'), '(..)', '%\\1', 'g')) END, '' ORDER BY n)
   FROM regexp_split_to_table(${text}, '') WITH ORDINALITY AS chars(ch, n))`;
 
+/** The stored avatar, or the placeholder with the user's initials. */
+const avatarUrl = (u: string) => `COALESCE(NULLIF(${u}.avatar_url, ''),
+  'data:image/svg+xml,${SVG_BEFORE}' || COALESCE(${encodedXmlText(initials(u))}, '') || '${SVG_AFTER}')`;
+
 export function userSummaryWire(alias: string): Prisma.Sql {
   return Prisma.raw(`json_build_object('id', ${alias}.id, 'fullname', ${fullname(alias)}, 'email', ${alias}.email,
-    'initials', ${initials(alias)},
-    'avatar_url', COALESCE(NULLIF(${alias}.avatar_url, ''),
-      'data:image/svg+xml,${SVG_BEFORE}' || COALESCE(${encodedXmlText(initials(alias))}, '') || '${SVG_AFTER}'))`);
+    'initials', ${initials(alias)}, 'avatar_url', ${avatarUrl(alias)})`);
+}
+
+/** The user object of /users (is_contractor derived, decisions.md). */
+export function userWire(alias = "t"): Prisma.Sql {
+  const u = alias;
+  return Prisma.sql`json_build_object('id', ${Prisma.raw(`${u}.id, 'fullname', ${fullname(u)},
+    'firstname', ${u}.firstname, 'lastname', ${u}.lastname, 'email', ${u}.email, 'initials', ${initials(u)},
+    'avatar_url', ${avatarUrl(u)},
+    'role', (SELECT r.name FROM roles r WHERE (r.tenant_id, r.id) = (${u}.tenant_id, ${u}.role_id)),
+    'timezone', ${u}.timezone, 'client_access', ${u}.client_access,
+    'is_contractor', ${u}.client_access = 'assigned_clients', 'is_owner', ${u}.is_owner,
+    'archived_date', `)}${isoDate(`${u}.archived_date`)}, 'updated_at', ${isoTime(`${u}.updated_at`)})`;
 }
 
 /** A time log's user: `{id, fullname}`. */

@@ -1,6 +1,6 @@
 // meta.total of every list is the true count, whether it comes from the totals the triggers keep (unfiltered lists)
-// or from a count (filtered ones); and an offset page read through its ids (lib/db/offset-page.ts), from the end of
-// the list, or from the day the per-day counts point at (time logs) holds exactly the rows of the plain OFFSET query.
+// or from a count (filtered ones); and an offset page (lib/db/wire-list.ts) read from the end of the list, or from
+// the day the per-day counts point at (time logs), holds exactly the rows of the plain OFFSET query.
 import { beforeAll, describe, expect, it } from "vitest";
 import * as clients from "@/app/api/v1/clients/route";
 import * as contacts from "@/app/api/v1/contacts/route";

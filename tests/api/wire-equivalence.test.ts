@@ -1,7 +1,7 @@
 // The reads PostgreSQL writes as wire JSON (lib/db/json-rows.ts, issue 29) answer exactly what the serializers
 // (serialize.ts, which writes and webhooks still use) give for the same records: every list item and every record
-// read, for every demo role of both tenants, with the sorts and filters the contract tests use, deep-equal.
-import { describe, expect, it } from "vitest";
+// read (users too), for every demo role of both tenants, with the sorts and filters the contract tests use, deep-equal.
+import { beforeAll, describe, expect, it } from "vitest";
 import * as clientRoute from "@/app/api/v1/clients/[uuid]/route";
 import * as clients from "@/app/api/v1/clients/route";
 import * as contactRoute from "@/app/api/v1/contacts/[uuid]/route";
@@ -9,6 +9,9 @@ import * as contacts from "@/app/api/v1/contacts/route";
 import * as jobRoute from "@/app/api/v1/jobs/[uuid]/route";
 import * as jobs from "@/app/api/v1/jobs/route";
 import * as timeLogs from "@/app/api/v1/time-logs/route";
+import * as userRoute from "@/app/api/v1/users/[id]/route";
+import * as userByEmailRoute from "@/app/api/v1/users/email/[email]/route";
+import * as users from "@/app/api/v1/users/route";
 import { authenticate } from "@/lib/api/authenticate";
 import type { Caller } from "@/lib/auth/caller";
 import { loadClient } from "@/lib/clients/queries";
@@ -21,6 +24,7 @@ import { loadJob } from "@/lib/jobs/queries";
 import { jobListSelect, serializeJob, serializeJobListItem } from "@/lib/jobs/serialize";
 import { loadTimeLogRelations } from "@/lib/time-logs/relations";
 import { serializeTimeLog, timeLogColumns } from "@/lib/time-logs/serialize";
+import { serializeUser } from "@/lib/users/serialize";
 import { call, type RouteModule, tokenFor } from "../support/api";
 
 const USERS = [
@@ -184,5 +188,44 @@ describe.each(RESOURCES)("$path read by PostgreSQL equals the serializer's answe
   it.each(USERS)("for %s", async (email) => {
     const items = await expectEquivalent(resource, email);
     if (email !== "viewer@acme.test" || resource.path !== "time-logs") expect(items).toBeGreaterThan(0);
+  });
+});
+
+describe("users read by PostgreSQL equal the serializer's answer", () => {
+  beforeAll(async () => {
+    // Variety the demo data lacks: an avatar of its own, and initials to escape and to percent-encode.
+    const db = await prisma();
+    const owner = await db.user.findFirstOrThrow({ where: { email: "owner@acme.test" } });
+    const base = { tenantId: owner.tenantId, roleId: owner.roleId };
+    await db.user.createMany({
+      data: [
+        { ...base, firstname: "<ana", lastname: "élan", email: "escape@acme.test" },
+        { ...base, firstname: "Pic", lastname: "Ture", email: "pic@acme.test", avatarUrl: "https://x.test/p.png" },
+      ],
+    });
+  });
+
+  it.each(USERS)("for %s", async (email) => {
+    const caller = await callerFor(email);
+    const token = await tokenFor(email);
+    const db = await prisma();
+    const all = await db.user.findMany({ where: { tenantId: caller.tenant.id }, include: { role: true } });
+    expect(all.length).toBeGreaterThan(1);
+    const old = new Map(all.map((user) => [user.id, roundTrip(serializeUser(user))]));
+    for (const query of ["", "sort_by=updated_at", "search=a", "search=test e", "updated_since=2000-01-01T00:00:00Z"]) {
+      const res = await call(users, "GET", `users?${query}`, { token });
+      expect(res.status, query).toBe(200);
+      for (const user of res.body.data as { id: number }[]) expect(user, query).toStrictEqual(old.get(user.id));
+      if (query === "") expect(res.body.data).toHaveLength(all.length);
+    }
+    for (const user of all) {
+      const byId = await call(userRoute, "GET", `users/${user.id}`, { token, params: { id: String(user.id) } });
+      expect(byId.body).toStrictEqual(old.get(user.id));
+      const byEmail = await call(userByEmailRoute, "GET", `users/email/${user.email.toUpperCase()}`, {
+        token,
+        params: { email: user.email.toUpperCase() },
+      });
+      expect(byEmail.body).toStrictEqual({ data: old.get(user.id) });
+    }
   });
 });

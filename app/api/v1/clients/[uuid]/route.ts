@@ -10,8 +10,8 @@ const load = byUuid("client", findVisibleClient);
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("clients", {
   GET: endpoint({
-    load,
-    handler: async ({ caller, record }) => jsonText(await clientJson(caller, record.id)),
+    load: byUuid("client", clientJson),
+    handler: async ({ record }) => jsonText(record),
   }),
   PUT: endpoint({
     permission: "clients.update",

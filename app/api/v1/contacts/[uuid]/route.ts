@@ -10,8 +10,8 @@ const load = byUuid("contact", findVisibleContact);
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("contacts", {
   GET: endpoint({
-    load,
-    handler: async ({ caller, record }) => jsonText(await contactJson(caller, record.id)),
+    load: byUuid("contact", contactJson),
+    handler: async ({ record }) => jsonText(record),
   }),
   PUT: endpoint({
     permission: "contacts.update",

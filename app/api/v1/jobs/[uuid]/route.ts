@@ -11,8 +11,8 @@ const load = byUuid("job", findVisibleJob);
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("jobs", {
   GET: endpoint({
-    load,
-    handler: async ({ caller, record }) => jsonText(await jobJson(caller, record.id)),
+    load: byUuid("job", jobJson),
+    handler: async ({ record }) => jsonText(record),
   }),
   PUT: endpoint({
     permission: "jobs.update",

@@ -1,11 +1,11 @@
+import { jsonText } from "@/lib/api/pagination";
 import { apiRoute, endpoint } from "@/lib/api/route";
-import { getUser } from "@/lib/users/queries";
+import { userJson } from "@/lib/users/queries";
 import { pathUserId } from "@/lib/users/schemas";
-import { serializeUser } from "@/lib/users/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("users", {
   GET: endpoint({
-    load: (caller, params) => getUser(caller, pathUserId(params.id)),
-    handler: async ({ record }) => serializeUser(record),
+    load: (caller, params) => userJson(caller, pathUserId(params.id)),
+    handler: async ({ record }) => jsonText(record),
   }),
 });

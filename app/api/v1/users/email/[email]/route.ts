@@ -1,14 +1,12 @@
+import { jsonText } from "@/lib/api/pagination";
 import { apiRoute, endpoint } from "@/lib/api/route";
-import { findUserByEmail } from "@/lib/users/queries";
+import { userByEmailJson } from "@/lib/users/queries";
 import { pathEmail } from "@/lib/users/schemas";
-import { serializeUser } from "@/lib/users/serialize";
 
 // No match is not an error (spec): `{"data": null}`, also when only another tenant has the email.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("users", {
   GET: endpoint({
-    handler: async ({ caller, params }) => {
-      const user = await findUserByEmail(caller, pathEmail(params.email));
-      return { data: user ? serializeUser(user) : null };
-    },
+    handler: async ({ caller, params }) =>
+      jsonText(`{"data":${(await userByEmailJson(caller, pathEmail(params.email))) ?? "null"}}`),
   }),
 });

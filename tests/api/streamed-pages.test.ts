@@ -1,0 +1,100 @@
+// Pages of more than STREAMED_ROWS rows are streamed, read a chunk of rows a statement (lib/db/wire-list.ts,
+// lib/api/pagination.ts): the body is the same page an unstreamed read gives, offset and cursor pages alike, and a
+// statement failing midway cuts the body off rather than ending it as a whole page.
+import { beforeAll, describe, expect, it } from "vitest";
+import * as clients from "@/app/api/v1/clients/route";
+import * as timeLogs from "@/app/api/v1/time-logs/route";
+import { listResponse } from "@/lib/api/pagination";
+import { prisma } from "@/lib/db/client";
+import { STREAMED_ROWS } from "@/lib/db/wire-list";
+import { call, type RouteModule, tokenFor, userByEmail } from "../support/api";
+
+const ROWS = 2 * STREAMED_ROWS + 37; // three chunks, the last one short
+
+beforeAll(async () => {
+  const db = await prisma();
+  const owner = await userByEmail("owner@acme.test");
+  const tenantId = owner.tenantId;
+  await db.client.createMany({
+    data: Array.from({ length: ROWS }, (_, i) => ({ tenantId, name: `Streamed ${String(i).padStart(3, "0")}` })),
+  });
+  await db.timeLog.createMany({
+    data: Array.from({ length: ROWS }, (_, i) => ({
+      tenantId,
+      userId: owner.id,
+      minutes: 10 + i,
+      date: new Date(Date.UTC(2026, 0, 1 + (i % 40))),
+    })),
+  });
+});
+
+async function dataOf(route: RouteModule, path: string) {
+  const res = await call(route, "GET", path, { token: await tokenFor("owner@acme.test") });
+  expect(res.status, path).toBe(200);
+  return res.body as { data: { uuid: string }[]; meta: Record<string, unknown> };
+}
+
+/** The rows of the list read in unstreamed pages of STREAMED_ROWS. */
+async function unstreamed(route: RouteModule, path: string, pages: number) {
+  const read = await Promise.all(
+    Array.from({ length: pages }, (_, i) => dataOf(route, `${path}&per_page=${STREAMED_ROWS}&page=${i + 1}`)),
+  );
+  return read.flatMap((page) => page.data);
+}
+
+describe.each([
+  ["clients", clients, "clients?search=Streamed"],
+  ["time-logs", timeLogs, "time-logs?range=2026-01-01,2026-02-28"],
+] as const)("a streamed page of %s", (_, route, path) => {
+  it("holds the rows of the unstreamed pages, in order, with the same meta", async () => {
+    const expected = await unstreamed(route, path, 3);
+    expect(expected.length).toBeGreaterThan(2 * STREAMED_ROWS);
+    const streamed = await dataOf(route, `${path}&per_page=1000`);
+    expect(streamed.data).toStrictEqual(expected);
+    expect(streamed.meta).toMatchObject({ total: expected.length, per_page: 1000, last_page: 1 });
+  });
+
+  it("is the same as a cursor page", async () => {
+    const expected = await unstreamed(route, path, 3);
+    const first = await dataOf(route, `${path}&per_page=${STREAMED_ROWS + 50}&cursor=`);
+    const next = first.meta.next_cursor as string;
+    expect(next).toEqual(expect.any(String));
+    const second = await dataOf(route, `${path}&per_page=${STREAMED_ROWS + 50}&cursor=${encodeURIComponent(next)}`);
+    expect([...first.data, ...second.data]).toStrictEqual(expected);
+    expect(second.meta.next_cursor).toBeNull();
+  });
+});
+
+describe("a statement failing while a page is streamed", () => {
+  it("errors the body: no complete JSON reaches the client", async () => {
+    const request = new Request("http://localhost/api/v1/time-logs?per_page=1000");
+    const response = listResponse(request, {
+      perPage: 1000,
+      nextCursor: null,
+      prevCursor: null,
+      json: '[{"n":1}]',
+      async *more() {
+        yield '[{"n":2}]';
+        throw new Error("connection lost");
+      },
+    });
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow("connection lost");
+  });
+
+  it("joins the chunks into one array, skipping a chunk whose rows are gone", async () => {
+    const request = new Request("http://localhost/api/v1/time-logs?per_page=1000");
+    const response = listResponse(request, {
+      perPage: 1000,
+      nextCursor: null,
+      prevCursor: null,
+      json: '[{"n":1}]',
+      async *more() {
+        yield '[{"n":2},{"n":3}]';
+        yield "[]";
+        yield '[{"n":4}]';
+      },
+    });
+    expect(JSON.parse(await response.text()).data).toStrictEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+  });
+});
