@@ -112,10 +112,11 @@ async function clientEventData(caller: Caller, tx: Tx, id: number) {
   return serializeClient(await loadClient(eventReader(caller, tx), id));
 }
 
-export async function createClient(caller: Caller, input: CreateClientBody) {
+/** Creates a client (and its first contact, when sent); answers its id. */
+export async function createClient(caller: Caller, input: CreateClientBody): Promise<number> {
   const values = await checkInput(caller, input, await tenantCustomFields(caller.db));
   const tenantId = caller.tenant.id;
-  const id = await withUniqueFields(UNIQUE_FIELDS, () =>
+  return withUniqueFields(UNIQUE_FIELDS, () =>
     caller.db.$transaction(async (tx) => {
       const data = { ...clientColumns(input), tenantId, name: input.name } as Prisma.ClientUncheckedCreateInput;
       const client = await tx.client.create({ data, select: { id: true, uuid: true, name: true } });
@@ -147,11 +148,10 @@ export async function createClient(caller: Caller, input: CreateClientBody) {
       return client.id;
     }),
   );
-  return loadClient(caller, id);
 }
 
 /** Updates a client the caller may see (the route has loaded it). */
-export async function updateClient(caller: Caller, id: number, input: UpdateClientBody) {
+export async function updateClient(caller: Caller, id: number, input: UpdateClientBody): Promise<void> {
   const values = await checkInput(caller, input, await tenantCustomFields(caller.db), id);
   await withUniqueFields(UNIQUE_FIELDS, () =>
     caller.db.$transaction(async (tx) => {
@@ -164,7 +164,6 @@ export async function updateClient(caller: Caller, id: number, input: UpdateClie
       await recordEvent(tx, caller.tenant.id, "client.updated", () => clientEventData(caller, tx, id));
     }),
   );
-  return loadClient(caller, id);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Caller } from "@/lib/auth/caller";
 import { seesAllClients, visibleClients, visibleClientsSql } from "@/lib/auth/visibility";
 import { type Page, pageOf, type WirePage } from "@/lib/core/pagination";
 import { containsKey, literal, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
-import { visibleWireRecord, wireRows } from "@/lib/db/json-rows";
+import { visibleWireRecord, wireRecord, wireRows } from "@/lib/db/json-rows";
 import { readWireCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
 import { keptRows } from "@/lib/db/row-counts";
@@ -144,7 +144,12 @@ export function clientJson(caller: Caller, uuid: string): Promise<string> {
   return visibleWireRecord(caller, "client", "clients", uuid, visibleClientsSql(caller, "t"), clientWire(caller));
 }
 
-/** A client by id (after a write), with everything its wire shape shows. */
+/** A client's wire JSON by id: the answer of a write, written by PostgreSQL like GET's. */
+export function clientJsonById(caller: Caller, id: number): Promise<string> {
+  return wireRecord(caller, "clients", id, clientWire(caller), "Client");
+}
+
+/** A client by id (a webhook event's data), with everything its wire shape shows. */
 export async function loadClient(caller: Caller, id: number): Promise<ClientRecord> {
   const [row, relations, customFields] = await Promise.all([
     caller.db.client.findFirstOrThrow({ where: { id }, select: clientSelect }),

@@ -53,10 +53,11 @@ async function contactEventData(caller: Caller, tx: Tx, id: number) {
   return serializeContact(await loadContact(eventReader(caller, tx), id));
 }
 
-export async function createContact(caller: Caller, input: CreateContactBody) {
+/** Creates a contact (linked to a client when one is named); answers its id. */
+export async function createContact(caller: Caller, input: CreateContactBody): Promise<number> {
   const client = await checkInput(caller, input);
   const tenantId = caller.tenant.id;
-  const id = await withUniqueFields(UNIQUE_FIELDS, () =>
+  return withUniqueFields(UNIQUE_FIELDS, () =>
     caller.db.$transaction(async (tx) => {
       const data = {
         ...contactColumns(input),
@@ -76,11 +77,10 @@ export async function createContact(caller: Caller, input: CreateContactBody) {
       return contact.id;
     }),
   );
-  return loadContact(caller, id);
 }
 
 /** Updates a contact the caller may see (the route has loaded it). */
-export async function updateContact(caller: Caller, id: number, input: UpdateContactBody) {
+export async function updateContact(caller: Caller, id: number, input: UpdateContactBody): Promise<void> {
   const client = await checkInput(caller, input, id);
   const tenantId = caller.tenant.id;
   await withUniqueFields(UNIQUE_FIELDS, () =>
@@ -100,5 +100,4 @@ export async function updateContact(caller: Caller, id: number, input: UpdateCon
       await recordEvent(tx, tenantId, "contact.updated", () => contactEventData(caller, tx, id));
     }),
   );
-  return loadContact(caller, id);
 }

@@ -3,7 +3,7 @@ import type { Caller } from "@/lib/auth/caller";
 import { seesAllClients, visibleContacts, visibleContactsSql } from "@/lib/auth/visibility";
 import { type Page, pageOf, type WirePage } from "@/lib/core/pagination";
 import { containsKey, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
-import { visibleWireRecord, wireRows } from "@/lib/db/json-rows";
+import { visibleWireRecord, wireRecord, wireRows } from "@/lib/db/json-rows";
 import { readWireCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
 import { keptRows } from "@/lib/db/row-counts";
@@ -96,6 +96,11 @@ async function searchedContactPage(
 /** The wire JSON of GET /contacts/{uuid}: found, checked and written by PostgreSQL in one statement (404, 403 as findVisible). */
 export function contactJson(caller: Caller, uuid: string): Promise<string> {
   return visibleWireRecord(caller, "contact", "contacts", uuid, visibleContactsSql(caller, "t"), contactWire(caller));
+}
+
+/** A contact's wire JSON by id: the answer of a write, written by PostgreSQL like GET's. */
+export function contactJsonById(caller: Caller, id: number): Promise<string> {
+  return wireRecord(caller, "contacts", id, contactWire(caller), "Contact");
 }
 
 /** The contact with this uuid, if the caller may see it: 404 when it exists nowhere, 403 when it is not theirs. */

@@ -3,7 +3,7 @@
 // Each resource gives the expression of its wire object for a row of its table (alias `t`); this builder puts that
 // row in the caller's tenant in every statement, so no resource can leave the condition out. Raw SQL is outside
 // caller.db's tenant scope (lib/db/tenant.ts): this is where it is named instead.
-import { forbidden } from "@/lib/core/errors";
+import { forbidden, notFound } from "@/lib/core/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { missingRecord, type UuidModel } from "./records";
 import type { TenantScope } from "./tenant";
@@ -37,6 +37,13 @@ export async function findWireRecord(scope: TenantScope, table: WireTable, condi
   const [row] = await scope.db.$queryRaw<{ json: string }[]>`
     SELECT (${object})::text AS json FROM ${Prisma.raw(table)} t WHERE t.tenant_id = ${scope.tenant.id} AND ${condition}`;
   return row ? row.json : null;
+}
+
+/** The JSON text of the wire object of the row with this id (a record just written); a 404 naming `what` if gone. */
+export async function wireRecord(scope: TenantScope, table: WireTable, id: number, object: WireObject, what: string) {
+  const json = await findWireRecord(scope, table, Prisma.sql`t.id = ${id}`, object);
+  if (json === null) throw notFound(what);
+  return json;
 }
 
 /**

@@ -69,11 +69,11 @@ const completionDate = (caller: Caller, now: Date) => toDbDate(todayIn(caller.us
  * or the caller cannot see). The job, its assignee and its tags are one nested create, in one transaction with its
  * webhook events (job.completed too when it is created completed).
  */
-export async function createJob(caller: Caller, input: CreateJobBody, now = new Date()) {
+export async function createJob(caller: Caller, input: CreateJobBody, now = new Date()): Promise<number> {
   const { client, status, assignee, tagIds } = await checkReferences(caller, input);
   const completed = status?.isCompleted ?? false;
   const tenantId = caller.tenant.id;
-  const id = await caller.db.$transaction(async (tx) => {
+  return caller.db.$transaction(async (tx) => {
     const job = await tx.job.create({
       data: {
         tenantId: caller.tenant.id,
@@ -99,7 +99,6 @@ export async function createJob(caller: Caller, input: CreateJobBody, now = new 
     if (completed) await recordEvent(tx, tenantId, "job.completed", () => jobEventData(caller, tx, id, now), now);
     return id;
   });
-  return loadJob(caller, id);
 }
 
 /** A job already completed keeps the day it was completed when it moves between completed statuses. */
@@ -149,7 +148,7 @@ async function assertMayChangeAssignees(caller: Caller, jobId: number, assignee:
  * status completes the job today; a move to an open status, or to none, reopens it. `user_id` and `tags` replace
  * the sets. One transaction.
  */
-export async function updateJob(caller: Caller, id: number, input: UpdateJobBody, now = new Date()) {
+export async function updateJob(caller: Caller, id: number, input: UpdateJobBody, now = new Date()): Promise<void> {
   const { db } = caller;
   if (input.user_id !== undefined) await assertMayChangeAssignees(caller, id, input.user_id);
   const stored = await db.job.findFirstOrThrow({
@@ -189,5 +188,4 @@ export async function updateJob(caller: Caller, id: number, input: UpdateJobBody
     if (completed && !stored.isCompleted)
       await recordEvent(tx, tenantId, "job.completed", () => jobEventData(caller, tx, id, now), now);
   });
-  return loadJob(caller, id);
 }

@@ -6,7 +6,7 @@ import { todayIn } from "@/lib/core/dates";
 import { pageOf, type WirePage } from "@/lib/core/pagination";
 import type { Direction } from "@/lib/core/validation";
 import { containsSql, dateRangeSql, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
-import { visibleWireRecord } from "@/lib/db/json-rows";
+import { visibleWireRecord, wireRecord } from "@/lib/db/json-rows";
 import { readWireCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
 import { keptRows } from "@/lib/db/row-counts";
@@ -107,7 +107,12 @@ export function jobJson(caller: Caller, uuid: string): Promise<string> {
   );
 }
 
-/** A job by id with everything of it the caller may see. */
+/** A job's wire JSON by id: the answer of a write, written by PostgreSQL like GET's. */
+export function jobJsonById(caller: Caller, id: number): Promise<string> {
+  return wireRecord(caller, "jobs", id, jobWire(caller, todayIn(caller.tenant.timezone)), "Job");
+}
+
+/** A job by id with everything of it the caller may see (a webhook event's data). */
 export async function loadJob(caller: Caller, id: number): Promise<JobDetailRow> {
   const visible = visibleJobs(caller);
   const job = await caller.db.job.findFirstOrThrow({ where: { id }, include: jobDetailInclude(visible) });

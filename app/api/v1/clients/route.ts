@@ -1,9 +1,8 @@
-import { listResponse } from "@/lib/api/pagination";
-import { apiRoute, created, endpoint } from "@/lib/api/route";
+import { jsonText, listResponse } from "@/lib/api/pagination";
+import { apiRoute, endpoint } from "@/lib/api/route";
 import { createClient } from "@/lib/clients/mutations";
-import { listClients } from "@/lib/clients/queries";
+import { clientJsonById, listClients } from "@/lib/clients/queries";
 import { createClientBody, listClientsQuery } from "@/lib/clients/schemas";
-import { serializeClient } from "@/lib/clients/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("clients", {
   GET: endpoint({
@@ -13,6 +12,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("clients", {
   POST: endpoint({
     permission: "clients.create",
     body: createClientBody,
-    handler: async ({ caller, body }) => created(serializeClient(await createClient(caller, body))),
+    handler: async ({ caller, body }) => jsonText(await clientJsonById(caller, await createClient(caller, body)), 201),
   }),
 });

@@ -1,9 +1,8 @@
-import { listResponse } from "@/lib/api/pagination";
-import { apiRoute, created, endpoint } from "@/lib/api/route";
+import { jsonText, listResponse } from "@/lib/api/pagination";
+import { apiRoute, endpoint } from "@/lib/api/route";
 import { createContact } from "@/lib/contacts/mutations";
-import { listContacts } from "@/lib/contacts/queries";
+import { contactJsonById, listContacts } from "@/lib/contacts/queries";
 import { createContactBody, listContactsQuery } from "@/lib/contacts/schemas";
-import { serializeContact } from "@/lib/contacts/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("contacts", {
   GET: endpoint({
@@ -13,6 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("contacts", {
   POST: endpoint({
     permission: "contacts.create",
     body: createContactBody,
-    handler: async ({ caller, body }) => created(serializeContact(await createContact(caller, body))),
+    handler: async ({ caller, body }) =>
+      jsonText(await contactJsonById(caller, await createContact(caller, body)), 201),
   }),
 });

@@ -1,10 +1,8 @@
-import { listResponse } from "@/lib/api/pagination";
-import { apiRoute, created, endpoint } from "@/lib/api/route";
-import { todayIn } from "@/lib/core/dates";
+import { jsonText, listResponse } from "@/lib/api/pagination";
+import { apiRoute, endpoint } from "@/lib/api/route";
 import { createJob } from "@/lib/jobs/mutations";
-import { listJobs } from "@/lib/jobs/queries";
+import { jobJsonById, listJobs } from "@/lib/jobs/queries";
 import { createJobBody, listJobsQuery } from "@/lib/jobs/schemas";
-import { serializeJob } from "@/lib/jobs/serialize";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("jobs", {
   GET: endpoint({
@@ -14,7 +12,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("jobs", {
   POST: endpoint({
     permission: "jobs.create",
     body: createJobBody,
-    handler: async ({ caller, body }) =>
-      created(serializeJob(await createJob(caller, body), todayIn(caller.tenant.timezone))),
+    handler: async ({ caller, body }) => jsonText(await jobJsonById(caller, await createJob(caller, body)), 201),
   }),
 });

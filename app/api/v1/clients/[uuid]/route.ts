@@ -2,9 +2,8 @@ import { jsonText } from "@/lib/api/pagination";
 import { byUuid } from "@/lib/api/records";
 import { apiRoute, endpoint } from "@/lib/api/route";
 import { updateClient } from "@/lib/clients/mutations";
-import { clientJson, findVisibleClient } from "@/lib/clients/queries";
+import { clientJson, clientJsonById, findVisibleClient } from "@/lib/clients/queries";
 import { updateClientBody } from "@/lib/clients/schemas";
-import { serializeClient } from "@/lib/clients/serialize";
 
 const load = byUuid("client", findVisibleClient);
 
@@ -17,6 +16,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("clients", {
     permission: "clients.update",
     load,
     body: updateClientBody,
-    handler: async ({ caller, record, body }) => serializeClient(await updateClient(caller, record.id, body)),
+    handler: async ({ caller, record, body }) => {
+      await updateClient(caller, record.id, body);
+      return jsonText(await clientJsonById(caller, record.id));
+    },
   }),
 });

@@ -2,9 +2,8 @@ import { jsonText } from "@/lib/api/pagination";
 import { byUuid } from "@/lib/api/records";
 import { apiRoute, endpoint } from "@/lib/api/route";
 import { updateContact } from "@/lib/contacts/mutations";
-import { contactJson, findVisibleContact } from "@/lib/contacts/queries";
+import { contactJson, contactJsonById, findVisibleContact } from "@/lib/contacts/queries";
 import { updateContactBody } from "@/lib/contacts/schemas";
-import { serializeContact } from "@/lib/contacts/serialize";
 
 const load = byUuid("contact", findVisibleContact);
 
@@ -17,6 +16,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("contacts", {
     permission: "contacts.update",
     load,
     body: updateContactBody,
-    handler: async ({ caller, record, body }) => serializeContact(await updateContact(caller, record.id, body)),
+    handler: async ({ caller, record, body }) => {
+      await updateContact(caller, record.id, body);
+      return jsonText(await contactJsonById(caller, record.id));
+    },
   }),
 });
