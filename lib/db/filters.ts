@@ -27,6 +27,10 @@ export function dateRangeSql(column: string, { from, to }: DateRange): Prisma.Sq
   return ends.length ? Prisma.join(ends, " AND ") : undefined;
 }
 
+/** The row `t`'s client (its client_id) has this uuid. */
+export const clientUuidSql = (uuid: string) =>
+  Prisma.sql`EXISTS (SELECT 1 FROM clients c WHERE (c.tenant_id, c.id) = (t.tenant_id, t.client_id) AND c.uuid = ${uuid}::uuid)`;
+
 /** updatedSince as SQL on the row `t`. */
 export const updatedSinceSql = (since: Date | undefined) =>
   since && Prisma.sql`t.updated_at >= ${since.toISOString()}::timestamptz`;

@@ -5,7 +5,7 @@ import { type DateRangeSpec, resolveDateRange } from "@/lib/core/date-ranges";
 import { todayIn } from "@/lib/core/dates";
 import { pageOf, type WirePage } from "@/lib/core/pagination";
 import type { Direction } from "@/lib/core/validation";
-import { containsSql, dateRangeSql, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
+import { clientUuidSql, containsSql, dateRangeSql, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
 import { visibleWireRecord, wireRecord } from "@/lib/db/json-rows";
 import { readWireCursorPage } from "@/lib/db/keyset";
 import { findVisible } from "@/lib/db/records";
@@ -45,9 +45,7 @@ function listFilters(caller: Caller, query: ListJobsQuery, now: Date) {
     spec && dateRangeSql(column, resolveDateRange(spec, caller.user.timezone, now));
   const others = sqlConditions([
     query.search !== undefined && containsSql("t.name", query.search),
-    query.client_uuid !== undefined &&
-      Prisma.sql`EXISTS (SELECT 1 FROM clients c WHERE (c.tenant_id, c.id) = (t.tenant_id, t.client_id)
-        AND c.uuid = ${query.client_uuid}::uuid)`,
+    query.client_uuid !== undefined && clientUuidSql(query.client_uuid),
     query.users &&
       Prisma.sql`EXISTS (SELECT 1 FROM job_assignees a WHERE (a.tenant_id, a.job_id) = (t.tenant_id, t.id)
         AND a.user_id = ANY(${query.users}::int[]))`,

@@ -3,7 +3,7 @@
 import type { Caller } from "@/lib/auth/caller";
 import { resolveDateRange } from "@/lib/core/date-ranges";
 import { pageOf, type WirePage } from "@/lib/core/pagination";
-import { containsSql, dateRangeSql, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
+import { clientUuidSql, containsSql, dateRangeSql, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
 import { readWireCursorPage } from "@/lib/db/keyset";
 import { keptRows } from "@/lib/db/row-counts";
 import {
@@ -44,9 +44,7 @@ function dayFilters(caller: Caller, query: ListTimeLogsQuery, now: Date) {
 /** The filters the per-day counts cannot answer. */
 function otherFilters(query: ListTimeLogsQuery) {
   return sqlConditions([
-    query.client_uuid !== undefined &&
-      Prisma.sql`EXISTS (SELECT 1 FROM clients c WHERE (c.tenant_id, c.id) = (t.tenant_id, t.client_id)
-        AND c.uuid = ${query.client_uuid}::uuid)`,
+    query.client_uuid !== undefined && clientUuidSql(query.client_uuid),
     query.tasks &&
       Prisma.sql`EXISTS (SELECT 1 FROM jobs j WHERE (j.tenant_id, j.id) = (t.tenant_id, t.job_id)
         AND j.uuid = ANY(${query.tasks}::uuid[]))`,

@@ -40,10 +40,9 @@ export async function recordEvent(
   data: () => Promise<unknown>,
   now = new Date(),
 ): Promise<boolean> {
-  const endpoints = await tx.webhookEndpoint.findMany({
-    where: { tenantId, enabled: true, events: { has: type } },
-    select: { id: true },
-  });
+  // FOR SHARE: an endpoint deleted meanwhile waits for this transaction or is skipped, never a delivery to a row gone.
+  const endpoints = await tx.$queryRaw<{ id: number }[]>`
+    SELECT id FROM webhook_endpoints WHERE tenant_id = ${tenantId} AND enabled AND ${type} = ANY(events) FOR SHARE`;
   if (!endpoints.length) return false;
   const body = JSON.stringify({ type, timestamp: now.toISOString(), data: await data() });
   const event = await tx.webhookEvent.create({
