@@ -6,8 +6,8 @@ export async function register() {
   const { refuseUnworkableConfiguration } = await import("@/lib/db/startup");
   refuseUnworkableConfiguration();
   const { installBeforeNext } = await import("@/lib/http/before-next");
-  const { shedOrCount } = await import("@/lib/api/in-flight");
-  installBeforeNext(shedOrCount);
+  const { admitOrQueue } = await import("@/lib/api/in-flight");
+  installBeforeNext(admitOrQueue);
   const { installShutdown } = await import("@/lib/api/shutdown");
   installShutdown();
   const { seedDemoIfRequested } = await import("@/lib/demo/startup");

@@ -3,8 +3,8 @@
 // - `next start` redirects a path with `//` or `\` (a text 308 to the path with its slashes collapsed) before the proxy
 //   or any route runs; under /api/v1 that must be JSON instead (decisions.md, Wire format), and `POST
 //   /api/v1/webhooks//test` must not land on another route.
-// - the API's limit of requests in flight (lib/api/in-flight.ts), so that a refused request costs microseconds rather
-//   than a request through Next.
+// - the API's limit of requests in flight and its queue (lib/api/in-flight.ts): a request waits for its place before
+//   Next has read anything of it, and a refused one costs microseconds rather than a request through Next.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { refusedApiPath, underApiV1 } from "./api-path";
 import { API_HEADERS } from "./security-headers";
@@ -22,8 +22,8 @@ export function refusedBeforeNext(rawUrl: string): Response | null {
   return refused;
 }
 
-/** Sees every request before Next: answers it itself (true), or lets it go on to Next (false). */
-export type FrontDoor = (request: IncomingMessage, response: ServerResponse) => boolean;
+/** Sees every request before Next: answers it itself, or hands it on to Next with `pass` (at once or later). */
+export type FrontDoor = (request: IncomingMessage, response: ServerResponse, pass: () => void) => void;
 
 /**
  * Puts refusedBeforeNext, then `frontDoor`, in front of every HTTP server of the process (`next start` gives no hook
@@ -35,6 +35,7 @@ export function installBeforeNext(frontDoor: FrontDoor) {
   state.__cjtBeforeNext = true;
   const emit = http.Server.prototype.emit;
   http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
+    const handOn = () => emit.apply(this, [event, ...args] as Parameters<typeof emit>);
     if (event === "request") {
       const [request, response] = args as [IncomingMessage, ServerResponse];
       const refused = refusedBeforeNext(request.url ?? "/");
@@ -42,9 +43,10 @@ export function installBeforeNext(frontDoor: FrontDoor) {
         void answer(response, refused);
         return true;
       }
-      if (frontDoor(request, response)) return true;
+      frontDoor(request, response, handOn);
+      return true;
     }
-    return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
+    return handOn();
   } as typeof emit;
 }
 

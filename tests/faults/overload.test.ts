@@ -1,11 +1,13 @@
-// Load shedding at the HTTP server, before Next: over API_MAX_IN_FLIGHT API requests in flight (default the size of
-// the database pool), the next is a 503 at once, before Next's router, authentication or the database; the ones in flight
-// finish normally, and a request that ends in any way (answered, aborted) leaves the count. A stand-in for Next holds
+// Admission at the HTTP server, before Next: over API_MAX_IN_FLIGHT API requests in flight (default the size of the
+// database pool), the next waits, in order, for a place, and is a 503 once it has waited API_MAX_QUEUE_MS (default
+// 500 ms), before Next's router, authentication or the database; the ones in flight finish normally, and a request
+// that ends in any way (answered, aborted, in flight or waiting) leaves the count. A stand-in for Next holds
 // the admitted requests in most tests here; the last runs the built server (`npm run build` first).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { availableParallelism } from "node:os";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { inFlightLimit, requestsDrained, shedOrCount } from "@/lib/api/in-flight";
+import { admitOrQueue, inFlightLimit, queueWaitLimitMs, requestsDrained } from "@/lib/api/in-flight";
 import { apiRoute, endpoint } from "@/lib/api/route";
 import { poolConfig } from "@/lib/db/client";
 import { installBeforeNext } from "@/lib/http/before-next";
@@ -26,7 +28,7 @@ function holdRequests() {
 }
 
 beforeAll(async () => {
-  installBeforeNext(shedOrCount);
+  installBeforeNext(admitOrQueue);
   server = http.createServer(async (request, response) => {
     reachedNext.push(request.url!);
     if (request.url!.startsWith("/api/v1/hold")) await held;
@@ -72,15 +74,92 @@ async function fill(count: number) {
   return sent;
 }
 
+/** Sends `/api/v1/next-<name>` for each name, each 50 ms after the one before, while the instance is full. */
+async function queueInTurn(names: string[]) {
+  const sent = [];
+  for (const name of names) {
+    sent.push(send(`/api/v1/next-${name}`));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(reachedNext.filter((url) => url.startsWith("/api/v1/next-"))).toEqual([]);
+  return sent;
+}
+
 describe("the limit of API requests in flight, at the server", () => {
-  it("answers 503 JSON with Retry-After at once, before Next, and serves again when requests finish", async () => {
+  it("holds a request past the limit until a place frees, then hands it to Next", async () => {
+    vi.stubEnv("API_MAX_IN_FLIGHT", "2");
+    vi.stubEnv("API_MAX_QUEUE_MS", "10000");
+    const inFlight = await fill(2);
+    const waiting = send("/api/v1/me");
+    // Waiting, not refused: it has not reached Next and has no answer.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(reachedNext).not.toContain("/api/v1/me");
+    let answered = false;
+    void waiting.answer.then(() => (answered = true));
+    expect(answered).toBe(false);
+
+    releaseHeld();
+    for (const { answer } of inFlight) expect((await answer).status).toBe(200);
+    expect((await waiting.answer).status).toBe(200);
+    expect(reachedNext).toContain("/api/v1/me");
+  });
+
+  it("admits waiting requests in the order they arrived while the queue is short-lived", async () => {
+    vi.stubEnv("API_MAX_IN_FLIGHT", "1");
+    vi.stubEnv("API_MAX_QUEUE_MS", "10000");
+    const [first] = await fill(1);
+    const waiting = await queueInTurn(["a", "b", "c"]);
+    releaseHeld();
+    expect((await first.answer).status).toBe(200);
+    for (const { answer } of waiting) expect((await answer).status).toBe(200);
+    expect(reachedNext.filter((url) => url.startsWith("/api/v1/next-"))).toEqual([
+      "/api/v1/next-a",
+      "/api/v1/next-b",
+      "/api/v1/next-c",
+    ]);
+  });
+
+  it("serves the newest first once the queue is standing (its oldest has waited a fifth of API_MAX_QUEUE_MS)", async () => {
+    vi.stubEnv("API_MAX_IN_FLIGHT", "1");
+    vi.stubEnv("API_MAX_QUEUE_MS", "1000");
+    const [first] = await fill(1);
+    const waiting = await queueInTurn(["a", "b", "c"]);
+    // The oldest has now waited past 200 ms.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    releaseHeld();
+    expect((await first.answer).status).toBe(200);
+    for (const { answer } of waiting) expect((await answer).status).toBe(200);
+    expect(reachedNext.filter((url) => url.startsWith("/api/v1/next-"))).toEqual([
+      "/api/v1/next-c",
+      "/api/v1/next-b",
+      "/api/v1/next-a",
+    ]);
+  });
+
+  it("refuses the oldest waiting request when more than 1,024 wait", async () => {
+    vi.stubEnv("API_MAX_IN_FLIGHT", "1");
+    vi.stubEnv("API_MAX_QUEUE_MS", "30000");
+    const [first] = await fill(1);
+    const [oldest] = await queueInTurn(["oldest"]);
+    const more = Array.from({ length: 1024 }, (_, i) => send(`/api/v1/more-${i}`));
+    expect((await oldest.answer).status).toBe(503);
+    releaseHeld();
+    expect((await first.answer).status).toBe(200);
+    for (const { answer } of more) expect((await answer).status).toBe(200);
+    expect(reachedNext).not.toContain("/api/v1/next-oldest");
+  });
+
+  it("answers 503 JSON with Retry-After once a request has waited API_MAX_QUEUE_MS, before Next", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "3");
+    vi.stubEnv("API_MAX_QUEUE_MS", "300");
     const inFlight = await fill(3);
 
     const start = performance.now();
     // No token: still a 503, since nothing (authentication included) ran.
     const shed = await send("/api/v1/me").answer;
-    expect(performance.now() - start).toBeLessThan(1_000);
+    const waited = performance.now() - start;
+    expect(waited).toBeGreaterThanOrEqual(250);
+    expect(waited).toBeLessThan(5_000);
     expect(shed.status).toBe(503);
     expect(shed.headers["content-type"]).toBe("application/json");
     expect(JSON.parse(shed.text)).toEqual({ message: expect.stringMatching(/too many requests/i) });
@@ -94,8 +173,19 @@ describe("the limit of API requests in flight, at the server", () => {
     expect((await send("/api/v1/me").answer).status).toBe(200);
   });
 
+  it("refuses at once with API_MAX_QUEUE_MS=0", async () => {
+    vi.stubEnv("API_MAX_IN_FLIGHT", "1");
+    vi.stubEnv("API_MAX_QUEUE_MS", "0");
+    await fill(1);
+    const start = performance.now();
+    expect((await send("/api/v1/me").answer).status).toBe(503);
+    expect(performance.now() - start).toBeLessThan(1_000);
+    expect(reachedNext).not.toContain("/api/v1/me");
+  });
+
   it("counts only /api/v1: health, liveness, sign-in and pages go through when the API is full", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "1");
+    vi.stubEnv("API_MAX_QUEUE_MS", "0");
     await fill(1);
     for (const path of ["/api/live", "/api/health", "/api/auth/session", "/api/v10/x", "/clients", "/"]) {
       expect((await send(path).answer).status, path).toBe(200);
@@ -103,28 +193,41 @@ describe("the limit of API requests in flight, at the server", () => {
     expect((await send("/api/v1?x=1").answer).status).toBe(503);
   });
 
-  it("leaves no count behind when callers abort their requests", async () => {
+  it("leaves no count behind when callers abort their requests, in flight or waiting", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "2");
+    vi.stubEnv("API_MAX_QUEUE_MS", "10000");
     const aborted = await fill(2);
+    const abortedWhileWaiting = send("/api/v1/gone");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    abortedWhileWaiting.abort();
+    await expect(abortedWhileWaiting.answer).rejects.toThrow();
     for (const { abort, answer } of aborted) {
       abort();
       await expect(answer).rejects.toThrow();
     }
     expect(await requestsDrained(5_000)).toBe(true);
+    // The request whose caller left while it waited never reached Next.
+    expect(reachedNext).not.toContain("/api/v1/gone");
 
+    vi.stubEnv("API_MAX_QUEUE_MS", "0");
     const again = await fill(2);
     expect((await send("/api/v1/me").answer).status).toBe(503);
     releaseHeld();
     for (const { answer } of again) expect((await answer).status).toBe(200);
   });
 
-  it("defaults to the size of the database pool", async () => {
+  it("defaults to 3 per CPU, at most the size of the database pool, and to a wait of half a second", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "");
+    vi.stubEnv("API_MAX_QUEUE_MS", "");
     vi.stubEnv("DATABASE_POOL_SIZE", "");
-    expect(inFlightLimit()).toBe(poolConfig("postgresql://localhost").max);
-    vi.stubEnv("DATABASE_POOL_SIZE", "3");
-    const inFlight = await fill(3);
+    expect(inFlightLimit()).toBe(Math.min(poolConfig("postgresql://localhost").max!, 3 * availableParallelism()));
+    expect(queueWaitLimitMs()).toBe(500);
+    vi.stubEnv("DATABASE_POOL_SIZE", "2");
+    expect(inFlightLimit()).toBe(2);
+    const inFlight = await fill(2);
+    const start = performance.now();
     expect((await send("/api/v1/me").answer).status).toBe(503);
+    expect(performance.now() - start).toBeGreaterThanOrEqual(450);
     releaseHeld();
     for (const { answer } of inFlight) expect((await answer).status).toBe(200);
   });
@@ -168,7 +271,7 @@ describe.skipIf(!built || process.env.DATABASE_URL)("the built server", () => {
   afterAll(() => database.remove());
 
   it("refuses past API_MAX_IN_FLIGHT before authentication, and counts aborted requests out", async () => {
-    const { server, exited } = await startServer(PORT, database, { API_MAX_IN_FLIGHT: "2" });
+    const { server, exited } = await startServer(PORT, database, { API_MAX_IN_FLIGHT: "2", API_MAX_QUEUE_MS: "0" });
     const send = client(PORT, database);
     const anonymousStatus = async () => (await send("GET", "/api/v1/me", { token: null })).status;
     try {
@@ -198,6 +301,33 @@ describe.skipIf(!built || process.env.DATABASE_URL)("the built server", () => {
       for (const controller of aborts) controller.abort();
       for (const request of aborted) await expect(request).rejects.toThrow();
       await vi.waitFor(async () => expect(await anonymousStatus()).toBe(401), { timeout: 5_000 });
+    } finally {
+      kill(server, "SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  });
+  it("holds a request past API_MAX_IN_FLIGHT until a place frees, and answers it then", async () => {
+    const { server, exited } = await startServer(PORT, database, { API_MAX_IN_FLIGHT: "1", API_MAX_QUEUE_MS: "10000" });
+    const send = client(PORT, database);
+    try {
+      let resume = () => {};
+      const held = new Promise<void>((resolve) => {
+        resume = resolve;
+      });
+      const create = send("POST", "/api/v1/clients", { body: { name: "Held while another waits" }, pause: held });
+      // The create is in flight once a request sent after it waits: a read answered meanwhile means it was not yet.
+      let read: Promise<{ status: number }> | undefined;
+      await vi.waitFor(
+        async () => {
+          read = send("GET", "/api/v1/me");
+          const first = await Promise.race([read, new Promise((resolve) => setTimeout(() => resolve("waiting"), 300))]);
+          expect(first).toBe("waiting");
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      resume();
+      expect((await create).status).toBe(201);
+      expect((await read!).status).toBe(200);
     } finally {
       kill(server, "SIGTERM");
     }
