@@ -1,5 +1,7 @@
-// The built server (`next start`) on the embedded database: SIGTERM lets requests in flight finish and exits 0;
+// The built server (`next start`) on the embedded database: answers are not compressed (the proxy in front does that);
+// SIGTERM lets requests in flight finish and exits 0;
 // kill -9 in the middle of a stream of creates loses none that were acknowledged. Needs `npm run build` first.
+import { type IncomingHttpHeaders, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BuiltServerDatabase, built, client, kill, startServer as startBuiltServer } from "../support/built-server";
 
@@ -19,6 +21,33 @@ afterAll(async () => {
 const startServer = () => startBuiltServer(PORT, database);
 
 describe.skipIf(!built || process.env.DATABASE_URL)("the built server on the embedded database", () => {
+  it("leaves compression to the proxy in front: an answer is plain JSON even to a caller that accepts gzip", async () => {
+    const { server, exited } = await startServer();
+    try {
+      const answer = await new Promise<{ headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
+        const req = request(
+          {
+            host: "127.0.0.1",
+            port: PORT,
+            path: "/api/v1/clients?limit=50",
+            headers: { Authorization: `Bearer ${database.token}`, "Accept-Encoding": "gzip, deflate, br" },
+          },
+          (res) => {
+            let text = "";
+            res.setEncoding("utf8").on("data", (chunk) => (text += chunk));
+            res.on("end", () => resolve({ headers: res.headers, text }));
+          },
+        );
+        req.on("error", reject).end();
+      });
+      expect(answer.headers["content-encoding"]).toBeUndefined();
+      expect(JSON.parse(answer.text).data.length).toBeGreaterThan(0);
+    } finally {
+      kill(server, "SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  });
+
   it("on SIGTERM finishes the requests in flight, refuses new connections, and exits 0", async () => {
     const { server, exited } = await startServer();
     let resume = () => {};
