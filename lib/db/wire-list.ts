@@ -183,8 +183,8 @@ export async function wireKeysetPage(
       ORDER BY ${orderSql(list.order, "t", reversed)} LIMIT ${take + 1}),
     page AS (SELECT * FROM found p ORDER BY ${orderSql(list.order, "p", reversed)} LIMIT ${take}),
     ${pageJson(scope, list)}, (SELECT count(*)::int FROM found) AS found,
-      (SELECT ${positions} FROM page p ORDER BY ${orderSql(list.order, "p", false)} LIMIT 1) AS first,
-      (SELECT ${positions} FROM page p ORDER BY ${orderSql(list.order, "p", true)} LIMIT 1) AS last`;
+      (SELECT ${positions} FROM numbered p WHERE p.n = 1) AS first,
+      (SELECT ${positions} FROM numbered p WHERE p.n = (SELECT max(n) FROM numbered)) AS last`;
   const position = (text: string | null) => (text === null ? null : (JSON.parse(text) as Position));
   return { ...pageRows(scope, list, row), found: row.found, first: position(row.first), last: position(row.last) };
 }
