@@ -4,8 +4,9 @@ import type { Caller } from "@/lib/auth/caller";
 import { permissionsOf } from "@/lib/auth/permissions";
 import { clientAddress } from "@/lib/client-address";
 import { ApiError, unauthenticated } from "@/lib/core/errors";
+import type { Database } from "@/lib/db/client";
 import { tenantDb } from "@/lib/db/tenant";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { hashToken, isWellFormedToken } from "@/lib/tokens";
 import type { TokenAccess } from "@/lib/tokens/access";
 
@@ -35,12 +36,16 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 const USER_AGENT_MAX = 300;
 
 /** Resolves the caller from the bearer token; anything but a known token of an active user is a 401. */
-export async function authenticate(client: PrismaClient, token: string | null, headers?: Headers): Promise<Caller> {
+export async function authenticate(
+  db: Pick<Database, "prisma" | "read">,
+  token: string | null,
+  headers?: Headers,
+): Promise<Caller> {
   if (!token || !isWellFormedToken(token)) throw unauthenticated();
   const hash = hashToken(token);
   // The one query that runs before the tenant is known: the hash identifies the token and so the tenant. One SQL
   // statement with its joins, since it runs on every request (Prisma's include would take four round trips).
-  const [row] = await client.$queryRaw<TokenOwnerRow[]>`
+  const [row] = await db.read<TokenOwnerRow>(Prisma.sql`
     SELECT t.id, t.tenant_id AS "tenantId", t.token_hash AS "tokenHash", t.name AS "tokenName",
            t.last_used_at AS "lastUsedAt",
            t.expires_at AS "expiresAt", t.access,
@@ -51,7 +56,7 @@ export async function authenticate(client: PrismaClient, token: string | null, h
     JOIN users u ON (u.tenant_id, u.id) = (t.tenant_id, t.user_id)
     JOIN roles r ON (r.tenant_id, r.id) = (u.tenant_id, u.role_id)
     JOIN tenants tn ON tn.id = t.tenant_id
-    WHERE t.token_hash = ${hash}`;
+    WHERE t.token_hash = ${hash}`);
   // The lookup already matched on the hash; comparing again in constant time keeps that property explicit.
   if (!row || !timingSafeEqual(Buffer.from(row.tokenHash), Buffer.from(hash))) throw unauthenticated();
   if (row.archivedDate) throw unauthenticated();
@@ -65,7 +70,7 @@ export async function authenticate(client: PrismaClient, token: string | null, h
   const now = Date.now();
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     // Conditional, so that concurrent requests on many instances still write once per interval.
-    await client.apiToken.updateMany({
+    await db.prisma.apiToken.updateMany({
       where: {
         tenantId: row.tenantId,
         id: row.id,
@@ -92,6 +97,6 @@ export async function authenticate(client: PrismaClient, token: string | null, h
     address,
     // The database's CHECK keeps it whole (lib/tokens/access.ts): no parsing on every request.
     tokenAccess: row.access,
-    db: tenantDb(client, row.tenantId),
+    db: tenantDb(db.prisma, row.tenantId),
   };
 }

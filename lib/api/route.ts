@@ -10,7 +10,7 @@ import { type Permission, requirePermission } from "@/lib/auth/permissions";
 import { collectDeferred, type DeferredTask } from "@/lib/core/deferred";
 import { ApiError, errorResponse, forbidden, notFound } from "@/lib/core/errors";
 import { parseInput } from "@/lib/core/validation";
-import { prisma } from "@/lib/db/client";
+import { database } from "@/lib/db/client";
 import { databaseFault } from "@/lib/db/faults";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
@@ -145,7 +145,7 @@ async function attempt(
   let rateLimitHeaders: Record<string, string> = {};
   try {
     const admission = await admitApiRequest(request, rateLimit, async () =>
-      authenticate(await prisma(), bearerToken(request), request.headers),
+      authenticate(await database(), bearerToken(request), request.headers),
     );
     rateLimitHeaders = admission.headers;
     const refusal =

@@ -3,8 +3,10 @@
 // Each resource gives the expression of its wire object for a row of its table (alias `t`); this builder puts that
 // row in the caller's tenant in every statement, so no resource can leave the condition out. Raw SQL is outside
 // caller.db's tenant scope (lib/db/tenant.ts): this is where it is named instead.
+
 import { forbidden, notFound } from "@/lib/core/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { readRows } from "./client";
 import { missingRecord, type UuidModel } from "./records";
 import type { TenantScope } from "./tenant";
 
@@ -25,17 +27,17 @@ export const isoDate = (column: string) => Prisma.raw(`to_char(${column}, 'YYYY-
 export async function wireRows(scope: TenantScope, table: WireTable, rows: { id: number }[], object: WireObject) {
   if (rows.length === 0) return "[]";
   const ids = rows.map((row) => row.id);
-  const [row] = await scope.db.$queryRaw<{ json: string }[]>`
+  const [row] = await readRows<{ json: string }>(Prisma.sql`
     SELECT COALESCE(json_agg(${object} ORDER BY p.ord), '[]')::text AS json
     FROM unnest(${ids}::int[]) WITH ORDINALITY AS p(id, ord)
-    JOIN ${Prisma.raw(table)} t ON t.tenant_id = ${scope.tenant.id} AND t.id = p.id`;
+    JOIN ${Prisma.raw(table)} t ON t.tenant_id = ${scope.tenant.id} AND t.id = p.id`);
   return row.json;
 }
 
 /** The JSON text of the wire object of the row meeting `condition` (on `t`, one row at most), or null when none does. */
 export async function findWireRecord(scope: TenantScope, table: WireTable, condition: Prisma.Sql, object: WireObject) {
-  const [row] = await scope.db.$queryRaw<{ json: string }[]>`
-    SELECT (${object})::text AS json FROM ${Prisma.raw(table)} t WHERE t.tenant_id = ${scope.tenant.id} AND ${condition}`;
+  const [row] = await readRows<{ json: string }>(Prisma.sql`
+    SELECT (${object})::text AS json FROM ${Prisma.raw(table)} t WHERE t.tenant_id = ${scope.tenant.id} AND ${condition}`);
   return row ? row.json : null;
 }
 
@@ -59,9 +61,9 @@ export async function visibleWireRecord(
   visible: Prisma.Sql,
   object: WireObject,
 ) {
-  const [row] = await scope.db.$queryRaw<{ json: string | null }[]>`
+  const [row] = await readRows<{ json: string | null }>(Prisma.sql`
     SELECT CASE WHEN ${visible} THEN (${object})::text END AS json
-    FROM ${Prisma.raw(table)} t WHERE t.tenant_id = ${scope.tenant.id} AND t.uuid = ${uuid}::uuid`;
+    FROM ${Prisma.raw(table)} t WHERE t.tenant_id = ${scope.tenant.id} AND t.uuid = ${uuid}::uuid`);
   if (!row) throw await missingRecord(model, uuid);
   if (row.json === null) throw forbidden();
   return row.json;

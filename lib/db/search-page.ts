@@ -7,6 +7,7 @@
 import type { Page } from "@/lib/core/pagination";
 import type { Direction } from "@/lib/core/validation";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { readRows } from "./client";
 import type { TenantScope } from "./tenant";
 import { tenantRows } from "./wire-list";
 
@@ -76,13 +77,13 @@ export async function searchPage(
   );
   const matches = tenantRows(scope, list.table, list.where);
   const [row] = walk
-    ? await scope.db.$queryRaw<{ total: number; ids: number[] }[]>`
+    ? await readRows<{ total: number; ids: number[] }>(Prisma.sql`
       SELECT (SELECT count(*) ${matches})::int AS total,
-        ARRAY(SELECT t.id ${matches} ORDER BY ${tOrderBy} LIMIT ${page.take} OFFSET ${page.skip}) AS ids`
-    : await scope.db.$queryRaw<{ total: number; ids: number[] }[]>`
+        ARRAY(SELECT t.id ${matches} ORDER BY ${tOrderBy} LIMIT ${page.take} OFFSET ${page.skip}) AS ids`)
+    : await readRows<{ total: number; ids: number[] }>(Prisma.sql`
       WITH matches AS MATERIALIZED (SELECT t.id, ${columns} ${matches})
       SELECT (SELECT count(*) FROM matches)::int AS total,
-        ARRAY(SELECT id FROM matches ORDER BY ${orderBy} LIMIT ${page.take} OFFSET ${page.skip}) AS ids`;
+        ARRAY(SELECT id FROM matches ORDER BY ${orderBy} LIMIT ${page.take} OFFSET ${page.skip}) AS ids`);
   return [row.total, row.ids];
 }
 

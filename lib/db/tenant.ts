@@ -25,10 +25,29 @@ const FILTERED = new Set([
 
 type Args = Record<string, unknown> & { where?: object; data?: unknown; create?: object; update?: object };
 
-export function tenantDb(client: PrismaClient, tenantId: number) {
+/**
+ * The client scoped to one tenant. Kept per tenant (the most recent TENANTS_KEPT) rather than extended on every
+ * request: an extension costs about 35 µs to make, and a scoped client holds nothing of a request.
+ */
+export function tenantDb(client: PrismaClient, tenantId: number): TenantDb {
   if (!Number.isSafeInteger(tenantId) || tenantId <= 0) {
     throw new Error("tenantDb needs the caller's tenant id");
   }
+  let byTenant = scopedClients.get(client);
+  if (!byTenant) scopedClients.set(client, (byTenant = new Map()));
+  let scoped = byTenant.get(tenantId);
+  if (!scoped) {
+    if (byTenant.size >= TENANTS_KEPT) byTenant.delete(byTenant.keys().next().value!);
+    scoped = scopedTo(client, tenantId);
+  } else byTenant.delete(tenantId); // kept in order of use: the oldest is the first dropped
+  byTenant.set(tenantId, scoped);
+  return scoped;
+}
+
+const TENANTS_KEPT = 1000;
+const scopedClients = new WeakMap<PrismaClient, Map<number, TenantDb>>();
+
+function scopedTo(client: PrismaClient, tenantId: number) {
   return client.$extends({
     name: "tenant-scope",
     query: {
@@ -42,7 +61,7 @@ export function tenantDb(client: PrismaClient, tenantId: number) {
   });
 }
 
-export type TenantDb = ReturnType<typeof tenantDb>;
+export type TenantDb = ReturnType<typeof scopedTo>;
 
 function scopeArgs(model: string, operation: string, args: Args, tenantId: number): Args {
   const key = model === "Tenant" ? "id" : "tenantId";

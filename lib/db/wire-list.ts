@@ -3,10 +3,12 @@
 // app sends the JSON text without parsing it. A list is its table, its conditions on the row `t` and its order; the
 // builder adds `t.tenant_id = <tenant>` to every statement it writes, so no list can leave it out (raw SQL is outside
 // caller.db's tenant scope, lib/db/tenant.ts).
+
 import type { Position } from "@/lib/core/cursor";
 import type { Page, PageRows } from "@/lib/core/pagination";
 import type { Direction } from "@/lib/core/validation";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { readRows } from "./client";
 import { type WireObject, type WireTable, wireRows } from "./json-rows";
 import type { TenantScope } from "./tenant";
 
@@ -109,15 +111,15 @@ function totalSql(scope: TenantScope, list: WireList, total: ListTotal) {
 
 /** Every row of a short list (not paginated: users), as the JSON text of their wire objects' array. */
 export async function wireAll(scope: TenantScope, list: WireList): Promise<string> {
-  const [row] = await scope.db.$queryRaw<{ json: string }[]>`
+  const [row] = await readRows<{ json: string }>(Prisma.sql`
     SELECT COALESCE(json_agg(${list.object} ORDER BY ${orderSql(list.order, "t", false)}), '[]')::text AS json
-    ${tenantRows(scope, list.table, list.where)}`;
+    ${tenantRows(scope, list.table, list.where)}`);
   return row.json;
 }
 
 /** The list's total alone. */
 export async function wireTotal(scope: TenantScope, list: WireList, total: ListTotal): Promise<number> {
-  const [row] = await scope.db.$queryRaw<{ total: number }[]>`SELECT ${totalSql(scope, list, total)} AS total`;
+  const [row] = await readRows<{ total: number }>(Prisma.sql`SELECT ${totalSql(scope, list, total)} AS total`);
   return row.total;
 }
 
@@ -139,11 +141,11 @@ export async function wireOffsetPage(
     const take = Math.max(0, Math.min(page.take, known - page.skip));
     at = { skip: Math.max(0, known - page.skip - take), take, reversed: true };
   }
-  const [row] = await scope.db.$queryRaw<FirstRows<{ total: number }>[]>`
+  const [row] = await readRows<FirstRows<{ total: number }>>(Prisma.sql`
     WITH page AS (
       SELECT ${keyColumns(list.order)} ${tenantRows(scope, list.table, list.where)}
       ORDER BY ${orderSql(list.order, "t", at.reversed)} LIMIT ${at.take} OFFSET ${at.skip}),
-    ${pageJson(scope, list)}, ${totalSql(scope, list, total)} AS total`;
+    ${pageJson(scope, list)}, ${totalSql(scope, list, total)} AS total`);
   return { ...pageRows(scope, list, row), total: row.total };
 }
 
@@ -177,14 +179,14 @@ export async function wireKeysetPage(
   reversed: boolean,
 ): Promise<WireKeysetPage> {
   const positions = Prisma.raw(`json_build_array(${list.order.map(positionSql).join(", ")})::text`);
-  const [row] = await scope.db.$queryRaw<FirstRows<{ found: number; first: string | null; last: string | null }>[]>`
+  const [row] = await readRows<FirstRows<{ found: number; first: string | null; last: string | null }>>(Prisma.sql`
     WITH found AS (
       SELECT ${keyColumns(list.order)} ${tenantRows(scope, list.table, past ? [...list.where, past] : list.where)}
       ORDER BY ${orderSql(list.order, "t", reversed)} LIMIT ${take + 1}),
     page AS (SELECT * FROM found p ORDER BY ${orderSql(list.order, "p", reversed)} LIMIT ${take}),
     ${pageJson(scope, list)}, (SELECT count(*)::int FROM found) AS found,
       (SELECT ${positions} FROM numbered p WHERE p.n = 1) AS first,
-      (SELECT ${positions} FROM numbered p WHERE p.n = (SELECT max(n) FROM numbered)) AS last`;
+      (SELECT ${positions} FROM numbered p WHERE p.n = (SELECT max(n) FROM numbered)) AS last`);
   const position = (text: string | null) => (text === null ? null : (JSON.parse(text) as Position));
   return { ...pageRows(scope, list, row), found: row.found, first: position(row.first), last: position(row.last) };
 }

@@ -3,6 +3,7 @@
 import type { Caller } from "@/lib/auth/caller";
 import { resolveDateRange } from "@/lib/core/date-ranges";
 import { pageOf, type WirePage } from "@/lib/core/pagination";
+import { readRows } from "@/lib/db/client";
 import { clientUuidSql, containsSql, dateRangeSql, sqlConditions, updatedSinceSql } from "@/lib/db/filters";
 import { readWireCursorPage } from "@/lib/db/keyset";
 import { keptRows } from "@/lib/db/row-counts";
@@ -97,10 +98,10 @@ export async function listTimeLogs(caller: Caller, query: ListTimeLogsQuery, now
  * its position among that day's time logs; undefined past the last one.
  */
 async function startingDay(caller: Caller, days: Prisma.Sql[], skip: number) {
-  const [day] = await caller.db.$queryRaw<{ date: string; before: number }[]>`
+  const [day] = await readRows<{ date: string; before: number }>(Prisma.sql`
     SELECT to_char(date, 'YYYY-MM-DD') AS date, before::int FROM (
       SELECT t.date, sum(sum(t.count)) OVER (ORDER BY t.date DESC) - sum(t.count) AS before, sum(t.count) AS n
       ${tenantRows(caller, "time_log_day_counts", days)} GROUP BY t.date) AS per_day
-    WHERE before + n > ${skip} ORDER BY date DESC LIMIT 1`;
+    WHERE before + n > ${skip} ORDER BY date DESC LIMIT 1`);
   return day && { date: day.date, skip: skip - day.before };
 }

@@ -1,6 +1,7 @@
 // A page of 1000 rows takes as many database queries as a page of 10, but for the statements that stream a long
 // page STREAMED_ROWS rows at a time (lib/db/wire-list.ts): no query per row (N+1).
-// Counted at the driver adapter, the one door every Prisma query goes through, on PGlite and on PostgreSQL alike.
+// Counted at the two doors every statement goes through, on PGlite and on PostgreSQL alike: the driver adapter (every
+// Prisma query) and Database.read (the read path's statements, sent to the driver itself: lib/db/client.ts).
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { beforeAll, describe, expect, it, vi } from "vitest";
@@ -11,7 +12,7 @@ import * as jobByUuid from "@/app/api/v1/jobs/[uuid]/route";
 import * as jobs from "@/app/api/v1/jobs/route";
 import * as me from "@/app/api/v1/me/route";
 import * as timeLogs from "@/app/api/v1/time-logs/route";
-import { prisma } from "@/lib/db/client";
+import { database, prisma } from "@/lib/db/client";
 import { STREAMED_ROWS } from "@/lib/db/wire-list";
 import { call, tokenFor, userByEmail } from "../support/api";
 
@@ -52,6 +53,12 @@ async function queriesFor(
 }
 
 beforeAll(async () => {
+  const db = await database();
+  const read = db.read;
+  db.read = (statement) => {
+    queries++;
+    return read(statement);
+  };
   const client = await prisma();
   const user = await userByEmail("assigned@acme.test");
   const tenantId = user.tenantId;

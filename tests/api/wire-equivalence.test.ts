@@ -19,7 +19,7 @@ import { serializeClient } from "@/lib/clients/serialize";
 import { loadContact } from "@/lib/contacts/queries";
 import { serializeContact } from "@/lib/contacts/serialize";
 import { todayIn } from "@/lib/core/dates";
-import { prisma } from "@/lib/db/client";
+import { database, prisma } from "@/lib/db/client";
 import { loadJob } from "@/lib/jobs/queries";
 import { jobListSelect, serializeJob, serializeJobListItem } from "@/lib/jobs/serialize";
 import { loadTimeLogRelations } from "@/lib/time-logs/relations";
@@ -55,7 +55,7 @@ const callers = new Map<string, Caller>();
 async function callerFor(email: string) {
   const known = callers.get(email);
   if (known) return known;
-  const caller = await authenticate(await prisma(), await tokenFor(email));
+  const caller = await authenticate(await database(), await tokenFor(email));
   callers.set(email, caller);
   return caller;
 }

@@ -29,6 +29,24 @@ describe("tenant-scoped database access", () => {
     expect(await db.client.count({ where: { uuid: birchClient.uuid } })).toBe(0);
   });
 
+  it("keeps one scoped client per tenant, each still reading only its own tenant's rows", async () => {
+    const { client, acme, birch } = await tenants();
+    const first = tenantDb(client, acme.id);
+    expect(tenantDb(client, acme.id)).toBe(first);
+    const other = tenantDb(client, birch.id);
+    expect(other).not.toBe(first);
+    // Used in turn, neither takes the other's tenant.
+    for (const [db, tenant] of [
+      [first, acme],
+      [other, birch],
+      [first, acme],
+    ] as const) {
+      const rows = await db.client.findMany();
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((c) => c.tenantId === tenant.id)).toBe(true);
+    }
+  });
+
   it("writes the tenant on create and refuses another tenant's id", async () => {
     const { client, acme, birch } = await tenants();
     const db = tenantDb(client, acme.id);
