@@ -89,6 +89,14 @@ function pageJson(scope: TenantScope, list: WireList) {
 /** What the statements of a page answer: the JSON of its first rows, the ids of the rest, and its own columns. */
 type FirstRows<Extra> = { json: string; rest: number[] | null } & Extra;
 
+/**
+ * Statements of a streamed page's later rows in flight at once: while one chunk is written to the caller, the next two
+ * are read, on two connections, so a long page waits for the slowest chunk of each pair rather than for every chunk
+ * in turn (a 1,000-client sync page: four chunks of about 20 ms each). At most this many chunks and the one being
+ * written are held.
+ */
+const READ_AHEAD = 2;
+
 /** The page's rows: the first ones' JSON, and the rest's read on demand, STREAMED_ROWS a statement, in order. */
 function pageRows(scope: TenantScope, list: WireList, { json, rest }: FirstRows<unknown>) {
   if (!rest) return { json };
@@ -96,9 +104,22 @@ function pageRows(scope: TenantScope, list: WireList, { json, rest }: FirstRows<
   return {
     json,
     async *more() {
-      for (let i = 0; i < ids.length; i += STREAMED_ROWS) {
-        const chunk = ids.slice(i, i + STREAMED_ROWS).map((id) => ({ id }));
-        yield await wireRows(scope, list.table, chunk, list.object);
+      const pending: Promise<string>[] = [];
+      let next = 0;
+      const readAhead = () => {
+        for (; pending.length < READ_AHEAD && next < ids.length; next += STREAMED_ROWS) {
+          const chunk = ids.slice(next, next + STREAMED_ROWS).map((id) => ({ id }));
+          const rows = wireRows(scope, list.table, chunk, list.object);
+          // Its failure is met when its turn comes (or never, if the caller has gone): not an unhandled rejection.
+          rows.catch(() => undefined);
+          pending.push(rows);
+        }
+      };
+      readAhead();
+      while (pending.length > 0) {
+        const rows = await pending.shift()!;
+        readAhead();
+        yield rows;
       }
     },
   };

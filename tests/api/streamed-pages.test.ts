@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as clients from "@/app/api/v1/clients/route";
 import * as timeLogs from "@/app/api/v1/time-logs/route";
 import { listResponse } from "@/lib/api/pagination";
-import { prisma } from "@/lib/db/client";
+import { database, prisma } from "@/lib/db/client";
 import { STREAMED_ROWS } from "@/lib/db/wire-list";
 import { call, type RouteModule, tokenFor, userByEmail } from "../support/api";
 
@@ -80,6 +80,54 @@ describe("a statement failing while a page is streamed", () => {
     });
     expect(response.status).toBe(200);
     await expect(response.text()).rejects.toThrow("connection lost");
+  });
+
+  it("cuts the body off when a later chunk's statement fails, while the chunk after it is read ahead", async () => {
+    const token = await tokenFor("owner@acme.test");
+    const db = await database();
+    const read = db.read;
+    let statements = 0;
+    let askFourth = () => {};
+    const fourthAsked = new Promise<void>((resolve) => {
+      askFourth = resolve;
+    });
+    let readAhead = false;
+    // Authentication, the page's first statement, then the two later chunks: the first of them answers only once the
+    // second has been asked for (or after 2 s), and the second fails.
+    db.read = async (statement) => {
+      statements++;
+      if (statements === 3) {
+        readAhead = await Promise.race([
+          fourthAsked.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000)),
+        ]);
+      }
+      if (statements === 4) {
+        askFourth();
+        throw new Error("connection lost");
+      }
+      return read(statement);
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const response = await timeLogs.GET(
+        new Request("http://localhost/api/v1/time-logs?range=2026-01-01,2026-02-28&per_page=1000", {
+          headers: { Authorization: `Bearer ${token}`, Accept: "application/json" },
+        }),
+        { params: Promise.resolve({}) },
+      );
+      expect(response.status).toBe(200);
+      await expect(response.text()).rejects.toThrow("connection lost");
+      expect(statements).toBe(4);
+      expect(readAhead).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      db.read = read;
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 
   it("joins the chunks into one array, skipping a chunk whose rows are gone", async () => {
