@@ -20,8 +20,17 @@ export interface Database {
    * the read path's statements (lib/db/wire-list.ts, json-rows.ts, authentication), whose few columns of JSON text,
    * numbers and arrays need no mapping. Prisma's $queryRaw costs about 0.1 ms more CPU per statement.
    */
-  read<Row>(statement: Prisma.Sql): Promise<Row[]>;
+  read<Row>(statement: Prisma.Sql, options?: ReadOptions): Promise<Row[]>;
   close(): Promise<void>;
+}
+
+export interface ReadOptions {
+  /**
+   * Whether PostgreSQL plans the statement anew with each call's values. A named (prepared) statement may fall to a
+   * generic plan after five calls, which for a search guesses its term's matches (bench/search-plans.md): a
+   * statement whose best plan depends on its values is sent unnamed, and so planned for them every time.
+   */
+  planEachCall?: boolean;
 }
 
 // Kept on globalThis so that Next's dev reloads reuse one connection (two PGlite instances must never share a
@@ -64,8 +73,8 @@ export async function prisma(): Promise<PrismaClient> {
 }
 
 /** The rows of one read statement, through the driver (Database.read). */
-export async function readRows<Row>(statement: Prisma.Sql): Promise<Row[]> {
-  return (await database()).read<Row>(statement);
+export async function readRows<Row>(statement: Prisma.Sql, options?: ReadOptions): Promise<Row[]> {
+  return (await database()).read<Row>(statement, options);
 }
 
 export async function closeDatabase() {
@@ -89,8 +98,10 @@ async function connect(): Promise<Database> {
     return {
       prisma: client,
       kind: "postgres",
-      read: async <Row>({ text, values }: Prisma.Sql) =>
-        (await pool.query({ text, values, name: statements.statementNameGenerator?.({ sql: text }) })).rows as Row[],
+      read: async <Row>({ text, values }: Prisma.Sql, options?: ReadOptions) => {
+        const name = options?.planEachCall ? undefined : statements.statementNameGenerator?.({ sql: text });
+        return (await pool.query({ text, values, name })).rows as Row[];
+      },
       close: () => client.$disconnect(),
     };
   }

@@ -40,6 +40,9 @@ export function prismaOrderBy(order: ListOrder, reversed = false) {
   });
 }
 
+/** A search's plan depends on how many rows its terms match: planned for the terms of each call (lib/db/client.ts). */
+const EACH_CALL = { planEachCall: true };
+
 /** The trigram index narrows a search only by terms of three characters or more. */
 const TRIGRAM = 3;
 
@@ -79,11 +82,11 @@ export async function searchPage(
   const [row] = walk
     ? await readRows<{ total: number; ids: number[] }>(Prisma.sql`
       SELECT (SELECT count(*) ${matches})::int AS total,
-        ARRAY(SELECT t.id ${matches} ORDER BY ${tOrderBy} LIMIT ${page.take} OFFSET ${page.skip}) AS ids`)
+        ARRAY(SELECT t.id ${matches} ORDER BY ${tOrderBy} LIMIT ${page.take} OFFSET ${page.skip}) AS ids`, EACH_CALL)
     : await readRows<{ total: number; ids: number[] }>(Prisma.sql`
       WITH matches AS MATERIALIZED (SELECT t.id, ${columns} ${matches})
       SELECT (SELECT count(*) FROM matches)::int AS total,
-        ARRAY(SELECT id FROM matches ORDER BY ${orderBy} LIMIT ${page.take} OFFSET ${page.skip}) AS ids`);
+        ARRAY(SELECT id FROM matches ORDER BY ${orderBy} LIMIT ${page.take} OFFSET ${page.skip}) AS ids`, EACH_CALL);
   return [row.total, row.ids];
 }
 

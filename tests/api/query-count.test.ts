@@ -17,6 +17,8 @@ import { STREAMED_ROWS } from "@/lib/db/wire-list";
 import { call, tokenFor, userByEmail } from "../support/api";
 
 let queries = 0;
+/** Whether each statement read since the last request asked to be planned for its values (lib/db/client.ts). */
+let plannedEachCall: boolean[] = [];
 
 /** The statements after the first that a streamed page of `rows` rows reads its later rows with. */
 const laterChunks = (rows: number) => Math.ceil(rows / STREAMED_ROWS) - 1;
@@ -46,6 +48,7 @@ async function queriesFor(
   const token = await tokenFor(email);
   await call(route, "GET", path, { token, params }); // warm up: the token's first use also records it
   queries = 0;
+  plannedEachCall = [];
   const res = await call(route, "GET", path, { token, params });
   expect(res.status).toBe(200);
   expect(queries).toBeGreaterThan(0); // the counter sees the queries
@@ -55,9 +58,10 @@ async function queriesFor(
 beforeAll(async () => {
   const db = await database();
   const read = db.read;
-  db.read = (statement) => {
+  db.read = (statement, options) => {
     queries++;
-    return read(statement);
+    plannedEachCall.push(options?.planEachCall === true);
+    return read(statement, options);
   };
   const client = await prisma();
   const user = await userByEmail("assigned@acme.test");
@@ -197,6 +201,19 @@ describe("a list page is one statement after authentication", () => {
     const read = await queriesFor(clientByUuid, `clients/${uuid}`, { uuid });
     expect(read.body.uuid).toBe(uuid);
     expect(read.count).toBe(authentication.count + 1);
+  });
+
+  it("and two for a search, whose first is planned for its terms at each call, never from a generic plan", async () => {
+    const authentication = await queriesFor(me, "me");
+    for (const [route, path] of [
+      [clients, "clients?search=bulk&limit=5"],
+      [contacts, "contacts?search=a&limit=5"],
+    ] as const) {
+      const search = await queriesFor(route, path);
+      expect(search.count, path).toBe(authentication.count + 2);
+      // Authentication, the search (ids and total), the page's JSON.
+      expect(plannedEachCall, path).toEqual([false, true, false]);
+    }
   });
 
   it("and one more for a deep page of a kept total, which decides the end it is read from", async () => {
