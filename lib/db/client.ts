@@ -26,12 +26,17 @@ export interface Database {
 
 export interface ReadOptions {
   /**
-   * Whether PostgreSQL plans the statement anew with each call's values. A named (prepared) statement may fall to a
-   * generic plan after five calls, which for a search guesses its term's matches (bench/search-plans.md): a
-   * statement whose best plan depends on its values is sent unnamed, and so planned for them every time.
+   * Plan the statement for this call's values, with the costs of data held in memory: a search, whose best plan
+   * depends on how many rows its terms match (bench/search-plans.md). A named (prepared) statement may fall to a
+   * generic plan after five calls, which guesses the matches; and with PostgreSQL's default random_page_cost (4, for
+   * disks) a bitmap scan of the trigram index looked dearer than reading the whole table, which took twice as long.
+   * Sent unnamed, in a read-only transaction that sets random_page_cost to 1.1 for itself alone.
    */
   planEachCall?: boolean;
 }
+
+/** The settings a statement planned for each call runs with (ReadOptions.planEachCall). */
+const PLAN_EACH_CALL = "SET TRANSACTION READ ONLY; SET LOCAL random_page_cost = 1.1";
 
 // Kept on globalThis so that Next's dev reloads reuse one connection (two PGlite instances must never share a
 // folder); keyed by target so that each test file can point at its own database.
@@ -99,7 +104,8 @@ async function connect(): Promise<Database> {
       prisma: client,
       kind: "postgres",
       read: async <Row>({ text, values }: Prisma.Sql, options?: ReadOptions) => {
-        const name = options?.planEachCall ? undefined : statements.statementNameGenerator?.({ sql: text });
+        if (options?.planEachCall) return readPlannedEachCall<Row>(pool, text, values);
+        const name = statements.statementNameGenerator?.({ sql: text });
         return (await pool.query({ text, values, name })).rows as Row[];
       },
       close: () => client.$disconnect(),
@@ -113,12 +119,39 @@ async function connect(): Promise<Database> {
     prisma: client,
     kind: "pglite",
     pglite,
-    read: async <Row>({ text, values }: Prisma.Sql) => (await pglite.query<Row>(text, values)).rows,
+    read: async <Row>({ text, values }: Prisma.Sql, options?: ReadOptions) => {
+      if (!options?.planEachCall) return (await pglite.query<Row>(text, values)).rows;
+      return pglite.transaction(async (tx) => {
+        await tx.exec(PLAN_EACH_CALL);
+        return (await tx.query<Row>(text, values)).rows;
+      });
+    },
     close: async () => {
       await client.$disconnect();
       await pglite.close();
     },
   };
+}
+
+/** ReadOptions.planEachCall on PostgreSQL: an unnamed statement in its own read-only transaction, with its settings. */
+async function readPlannedEachCall<Row>(pool: pg.Pool, text: string, values: unknown[]): Promise<Row[]> {
+  const connection = await pool.connect();
+  let broken = false;
+  try {
+    await connection.query(`BEGIN; ${PLAN_EACH_CALL}`);
+    const { rows } = await connection.query({ text, values });
+    await connection.query("COMMIT");
+    return rows as Row[];
+  } catch (error) {
+    // After a failed statement the transaction is rolled back; a connection that cannot even do that is let go.
+    broken = await connection.query("ROLLBACK").then(
+      () => false,
+      () => true,
+    );
+    throw error;
+  } finally {
+    connection.release(broken);
+  }
 }
 
 /**
