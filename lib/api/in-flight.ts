@@ -9,10 +9,10 @@
 // called without one (the in-process tests) are not limited.
 // Measured at 4x the peak (bench/RESULTS.md, Overload): refusing at once let refused callers retry at once, and the
 // server spent its time refusing (58-71% of the peak answered); a bounded wait keeps the database busy with admitted
-// work. The default limit is 3 per CPU, at most the database pool's size: each admitted request needs a pooled
-// connection, and past a few per CPU they only share the CPUs with PostgreSQL's busy backends and slow the event
-// loop's own accepting of new connections (10 in flight on 2 CPUs: p99 of 1.7-5.2 s in the open loop; 4 or 6: 0.5 s,
-// with as many answers).
+// work. The default limit is 2 per CPU, at most the database pool's size: each admitted request needs a pooled
+// connection, and past that they only share the CPUs with PostgreSQL's busy backends and slow the event loop's own
+// accepting of new connections (2 CPUs, open loop at 1,056 requests/s: with 6 in flight the listen queue overflowed
+// and answered requests waited 2.4-5.6 s for their SYN to be retried, with 4 it did not, p99 0.45-0.7 s).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { availableParallelism } from "node:os";
 import { poolConfig } from "@/lib/db/client";
@@ -42,12 +42,12 @@ const state = ((globalThis as { __cjtInFlight?: InFlight }).__cjtInFlight ??= {
   onIdle: new Set(),
 });
 
-/** API_MAX_IN_FLIGHT, else 3 per CPU and at most the size of the database pool; 0 for no limit. */
+/** API_MAX_IN_FLIGHT, else 2 per CPU and at most the size of the database pool; 0 for no limit. */
 export function inFlightLimit(): number {
   const setting = process.env.API_MAX_IN_FLIGHT;
   if (setting) return Number(setting);
   const pool = Number(poolConfig(process.env.DATABASE_URL || "postgresql://localhost").max);
-  return Math.min(pool, 3 * availableParallelism());
+  return Math.min(pool, 2 * availableParallelism());
 }
 
 /** API_MAX_QUEUE_MS: how long a request past the limit may wait for a place (0: refused at once). */

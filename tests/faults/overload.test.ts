@@ -104,36 +104,26 @@ describe("the limit of API requests in flight, at the server", () => {
     expect(reachedNext).toContain("/api/v1/me");
   });
 
-  it("admits waiting requests in the order they arrived while the queue is short-lived", async () => {
+  it.each([
+    // The oldest has waited ~150 ms of 10 s when places free: a short-lived queue, served in order of arrival.
+    ["in the order they arrived while the queue is short-lived", "10000", 0, ["a", "b", "c"]],
+    // ...and ~400 ms of 1 s, past a fifth of it: a standing queue, served newest first.
+    [
+      "newest first once the queue is standing (its oldest has waited a fifth of API_MAX_QUEUE_MS)",
+      "1000",
+      250,
+      ["c", "b", "a"],
+    ],
+  ] as const)("admits waiting requests %s", async (_, maxQueueMs, pause, order) => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "1");
-    vi.stubEnv("API_MAX_QUEUE_MS", "10000");
+    vi.stubEnv("API_MAX_QUEUE_MS", maxQueueMs);
     const [first] = await fill(1);
     const waiting = await queueInTurn(["a", "b", "c"]);
+    await new Promise((resolve) => setTimeout(resolve, pause));
     releaseHeld();
     expect((await first.answer).status).toBe(200);
     for (const { answer } of waiting) expect((await answer).status).toBe(200);
-    expect(reachedNext.filter((url) => url.startsWith("/api/v1/next-"))).toEqual([
-      "/api/v1/next-a",
-      "/api/v1/next-b",
-      "/api/v1/next-c",
-    ]);
-  });
-
-  it("serves the newest first once the queue is standing (its oldest has waited a fifth of API_MAX_QUEUE_MS)", async () => {
-    vi.stubEnv("API_MAX_IN_FLIGHT", "1");
-    vi.stubEnv("API_MAX_QUEUE_MS", "1000");
-    const [first] = await fill(1);
-    const waiting = await queueInTurn(["a", "b", "c"]);
-    // The oldest has now waited past 200 ms.
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    releaseHeld();
-    expect((await first.answer).status).toBe(200);
-    for (const { answer } of waiting) expect((await answer).status).toBe(200);
-    expect(reachedNext.filter((url) => url.startsWith("/api/v1/next-"))).toEqual([
-      "/api/v1/next-c",
-      "/api/v1/next-b",
-      "/api/v1/next-a",
-    ]);
+    expect(reachedNext.filter((url) => url.startsWith("/api/v1/next-"))).toEqual(order.map((n) => `/api/v1/next-${n}`));
   });
 
   it("refuses the oldest waiting request when more than 1,024 wait", async () => {
@@ -216,11 +206,11 @@ describe("the limit of API requests in flight, at the server", () => {
     for (const { answer } of again) expect((await answer).status).toBe(200);
   });
 
-  it("defaults to 3 per CPU, at most the size of the database pool, and to a wait of half a second", async () => {
+  it("defaults to 2 per CPU, at most the size of the database pool, and to a wait of half a second", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "");
     vi.stubEnv("API_MAX_QUEUE_MS", "");
     vi.stubEnv("DATABASE_POOL_SIZE", "");
-    expect(inFlightLimit()).toBe(Math.min(poolConfig("postgresql://localhost").max!, 3 * availableParallelism()));
+    expect(inFlightLimit()).toBe(Math.min(poolConfig("postgresql://localhost").max!, 2 * availableParallelism()));
     expect(queueWaitLimitMs()).toBe(500);
     vi.stubEnv("DATABASE_POOL_SIZE", "2");
     expect(inFlightLimit()).toBe(2);
