@@ -80,13 +80,19 @@ export async function searchPage(
   );
   const matches = tenantRows(scope, list.table, list.where);
   const [row] = walk
-    ? await readRows<{ total: number; ids: number[] }>(Prisma.sql`
+    ? await readRows<{ total: number; ids: number[] }>(
+        Prisma.sql`
       SELECT (SELECT count(*) ${matches})::int AS total,
-        ARRAY(SELECT t.id ${matches} ORDER BY ${tOrderBy} LIMIT ${page.take} OFFSET ${page.skip}) AS ids`, EACH_CALL)
-    : await readRows<{ total: number; ids: number[] }>(Prisma.sql`
+        ARRAY(SELECT t.id ${matches} ORDER BY ${tOrderBy} LIMIT ${page.take} OFFSET ${page.skip}) AS ids`,
+        EACH_CALL,
+      )
+    : await readRows<{ total: number; ids: number[] }>(
+        Prisma.sql`
       WITH matches AS MATERIALIZED (SELECT t.id, ${columns} ${matches})
       SELECT (SELECT count(*) FROM matches)::int AS total,
-        ARRAY(SELECT id FROM matches ORDER BY ${orderBy} LIMIT ${page.take} OFFSET ${page.skip}) AS ids`, EACH_CALL);
+        ARRAY(SELECT id FROM matches ORDER BY ${orderBy} LIMIT ${page.take} OFFSET ${page.skip}) AS ids`,
+        EACH_CALL,
+      );
   return [row.total, row.ids];
 }
 
