@@ -51,15 +51,20 @@ export function tenantRows(scope: TenantScope, table: string, where: Prisma.Sql[
   return Prisma.sql`FROM ${Prisma.raw(table)} t WHERE ${Prisma.join(conditions, " AND ")}`;
 }
 
+/** Page sizes written into a list's statement (rowCount): the lists' defaults, the streamed chunk, and round sizes. */
+const WRITTEN_SIZES = new Set([10, 20, 25, 50, 100, 200, 250, 500, 1000]);
+
 /**
- * A row count written into the statement rather than passed as a value: planned with its count known, a prepared
- * statement's generic plan fits a page of that size and PostgreSQL keeps it, instead of planning the page anew on
- * every call (a generic plan of an unknown LIMIT expected a tenth of the table, and chose a hash join over all of it).
- * Page sizes are 1 to 1,001, so a connection prepares at most that many texts of a list.
+ * The rows of a page of `size` (and `extra`, a keyset page's look-ahead row) as SQL. A usual size is written into the
+ * statement: planned with its count known, a prepared statement's generic plan fits a page of that size and
+ * PostgreSQL keeps it, instead of planning the page anew on every call (a generic plan of an unknown LIMIT expected a
+ * tenth of the table, and chose a hash join over all of it). Any other size is a value, planned at each call: a
+ * caller stepping through the sizes 1 to 1,000 must not make every pooled connection prepare, and keep, a statement
+ * per size.
  */
-function count(n: number) {
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`Not a row count: ${n}`);
-  return Prisma.raw(String(n));
+function rowCount(size: number, extra = 0) {
+  if (!Number.isSafeInteger(size) || size < 0) throw new Error(`Not a row count: ${size}`);
+  return WRITTEN_SIZES.has(size) ? Prisma.raw(String(size + extra)) : Prisma.sql`${size + extra}`;
 }
 
 /** ORDER BY of the list on the row `t`, or on the page's key columns `p.k0, p.k1, …`; `reversed`, its exact reverse. */
@@ -93,8 +98,8 @@ function pageJson(scope: TenantScope, list: WireList) {
   return Prisma.sql`numbered AS (SELECT p.*, row_number() OVER (ORDER BY ${orderSql(list.order, "p", false)}) AS n FROM page p)
     SELECT (SELECT COALESCE(json_agg(${list.object} ORDER BY p.n), '[]')::text
       FROM numbered p JOIN ${Prisma.raw(list.table)} t ON t.tenant_id = ${scope.tenant.id} AND t.id = p.id
-      WHERE p.n <= ${count(STREAMED_ROWS)}) AS json,
-    (SELECT array_agg(p.id ORDER BY p.n) FROM numbered p WHERE p.n > ${count(STREAMED_ROWS)}) AS rest`;
+      WHERE p.n <= ${rowCount(STREAMED_ROWS)}) AS json,
+    (SELECT array_agg(p.id ORDER BY p.n) FROM numbered p WHERE p.n > ${rowCount(STREAMED_ROWS)}) AS rest`;
 }
 
 /** What the statements of a page answer: the JSON of its first rows, the ids of the rest, and its own columns. */
@@ -176,7 +181,7 @@ export async function wireOffsetPage(
   const [row] = await readRows<FirstRows<{ total: number }>>(Prisma.sql`
     WITH page AS (
       SELECT ${keyColumns(list.order)} ${tenantRows(scope, list.table, list.where)}
-      ORDER BY ${orderSql(list.order, "t", at.reversed)} LIMIT ${count(at.take)} OFFSET ${at.skip}),
+      ORDER BY ${orderSql(list.order, "t", at.reversed)} LIMIT ${rowCount(at.take)} OFFSET ${at.skip}),
     ${pageJson(scope, list)}, ${totalSql(scope, list, total)} AS total`);
   return { ...pageRows(scope, list, row), total: row.total };
 }
@@ -214,8 +219,8 @@ export async function wireKeysetPage(
   const [row] = await readRows<FirstRows<{ found: number; first: string | null; last: string | null }>>(Prisma.sql`
     WITH found AS (
       SELECT ${keyColumns(list.order)} ${tenantRows(scope, list.table, past ? [...list.where, past] : list.where)}
-      ORDER BY ${orderSql(list.order, "t", reversed)} LIMIT ${count(take + 1)}),
-    page AS (SELECT * FROM found p ORDER BY ${orderSql(list.order, "p", reversed)} LIMIT ${count(take)}),
+      ORDER BY ${orderSql(list.order, "t", reversed)} LIMIT ${rowCount(take, 1)}),
+    page AS (SELECT * FROM found p ORDER BY ${orderSql(list.order, "p", reversed)} LIMIT ${rowCount(take)}),
     ${pageJson(scope, list)}, (SELECT count(*)::int FROM found) AS found,
       (SELECT ${positions} FROM numbered p WHERE p.n = 1) AS first,
       (SELECT ${positions} FROM numbered p WHERE p.n = (SELECT max(n) FROM numbered)) AS last`);

@@ -19,6 +19,8 @@ import { call, tokenFor, userByEmail } from "../support/api";
 let queries = 0;
 /** Whether each statement read since the last request asked to be planned for its values (lib/db/client.ts). */
 let plannedEachCall: boolean[] = [];
+/** The texts of the statements read since the last request. */
+let texts: string[] = [];
 
 /** The statements after the first that a streamed page of `rows` rows reads its later rows with. */
 const laterChunks = (rows: number) => Math.ceil(rows / STREAMED_ROWS) - 1;
@@ -49,6 +51,7 @@ async function queriesFor(
   await call(route, "GET", path, { token, params }); // warm up: the token's first use also records it
   queries = 0;
   plannedEachCall = [];
+  texts = [];
   const res = await call(route, "GET", path, { token, params });
   expect(res.status).toBe(200);
   expect(queries).toBeGreaterThan(0); // the counter sees the queries
@@ -61,6 +64,7 @@ beforeAll(async () => {
   db.read = (statement, options) => {
     queries++;
     plannedEachCall.push(options?.planEachCall === true);
+    texts.push(statement.text);
     return read(statement, options);
   };
   const client = await prisma();
@@ -170,6 +174,25 @@ describe("queries per request do not grow with the page", () => {
     expect(large.body.sub_tasks).toHaveLength(1000);
     expect(small.body.sub_tasks).toHaveLength(1);
     expect(large.count).toBe(small.count);
+  });
+});
+
+// A usual page size is written into the page's statement, so that PostgreSQL can keep one plan for it; any other is a
+// value, so that a caller stepping through the sizes cannot make a connection prepare (and keep) a statement per size.
+describe("the page size in a list's statement", () => {
+  it.each([
+    ["jobs?per_page=%d", jobs],
+    ["jobs?per_page=%d&cursor=", jobs],
+    ["time-logs?per_page=%d&range=2026-01-05,2026-01-05", timeLogs],
+  ] as const)("is written for a usual size, a value for any other: %s", async (template, route) => {
+    const usual = await queriesFor(route, template.replace("%d", "50"));
+    expect(usual.body.data).toHaveLength(50);
+    expect(texts.some((text) => /LIMIT 5[01]\b/.test(text))).toBe(true);
+    const other = await queriesFor(route, template.replace("%d", "37"));
+    expect(other.body.data).toHaveLength(37);
+    expect(texts.some((text) => /LIMIT 3[78]\b/.test(text))).toBe(false);
+    // Both shapes read the same rows.
+    expect(other.body.data).toEqual(usual.body.data.slice(0, 37));
   });
 });
 
