@@ -1049,9 +1049,11 @@ try {
     } finally {
       await app.stop();
     }
+    // The scenarios' own peak is given apart when writes or walks ran after them.
+    const scenariosPeak =
+      peakRssBytes === null || onPostgres.length === 1 ? "" : `, over the scenarios: ${mb(peakRssBytes)};`;
     out.push(
-      `Peak resident memory of the app on PostgreSQL${peakRssBytes === null ? "" : `, over the scenarios: ${mb(peakRssBytes)}; `}` +
-        `over the ${onPostgres.join(", ")}: ${mb(app.peakRssBytes)}.`,
+      `Peak resident memory of the app on PostgreSQL${scenariosPeak} over the ${onPostgres.join(", ")}: ${mb(app.peakRssBytes)}.`,
       "",
     );
     await save();
