@@ -15,7 +15,7 @@ import { databaseFault } from "@/lib/db/faults";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
 import { bearerToken } from "@/lib/tokens";
-import { accessRefusal, eventsRefusal, type TokenResource } from "@/lib/tokens/access";
+import { accessRefusal, eventsRefusal, TOKEN_RESOURCES, type TokenResource } from "@/lib/tokens/access";
 import { authenticate } from "./authenticate";
 import { idempotent } from "./idempotency";
 import { queryObject, readJsonObject } from "./request";
@@ -46,6 +46,11 @@ export interface Endpoint<Q = undefined, B = undefined, R = undefined> {
   query?: z.ZodType<Q, unknown>;
   /** The JSON body's schema; without one, the endpoint reads no body. */
   body?: z.ZodType<B, unknown>;
+  /**
+   * For a write to a webhook endpoint: the event types the endpoint has after this request. The token must be able
+   * to read what each carries (decisions.md, Tokens), checked once the body is read, whatever the request changes.
+   */
+  subscribes?: (input: { body: B; record: R }) => readonly string[];
   handler: (input: EndpointInput<Q, B, R>) => Promise<unknown>;
 }
 
@@ -79,18 +84,38 @@ class JsonResponse {
 }
 export const created = (body: unknown) => new JsonResponse(201, body);
 
+/** The only paths that need no token resource: they are about the caller itself (decisions.md, "Tokens"). */
+export const SELF_PATHS = ["/me", "/token", "/token/requests"] as const;
+export type SelfPath = (typeof SELF_PATHS)[number];
+
+/** The resource a route's token access is judged on, or null for a path about the caller itself. */
+function resourceOf(declared: TokenResource | SelfPath): TokenResource | null {
+  if ((SELF_PATHS as readonly string[]).includes(declared)) return null;
+  if ((TOKEN_RESOURCES as readonly string[]).includes(declared)) return declared as TokenResource;
+  throw new Error(
+    `apiRoute(${JSON.stringify(declared)}): a route names the token resource it belongs to (${TOKEN_RESOURCES.join(", ")}); only ${SELF_PATHS.join(", ")} may name themselves instead.`,
+  );
+}
+
 /**
  * Builds all the exports of a route file from its endpoints:
  * `export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("clients", { GET: endpoint({ handler: … }) })`.
  * The first argument is the resource the path belongs to, whose token access (lib/tokens/access.ts) its methods
- * need: read for GET, write for the others; null only for paths about the caller itself (/me, /token), which need
- * none. It comes first and is required, so that no route file can leave it out.
+ * need: read for GET, write for the others. Only the paths about the caller itself name their own path instead
+ * (`apiRoute("/me", …)`) and need none; anything else throws when the route file is loaded, so that no route can
+ * leave its resource out.
  */
 export function apiRoute(
-  resource: TokenResource | null,
+  declared: TokenResource | SelfPath,
   endpoints: Partial<Record<Method, AnyEndpoint>>,
   { rateLimit }: RouteOptions = {},
 ): Record<Method | "OPTIONS", NextHandler> {
+  const resource = resourceOf(declared);
+  for (const [method, spec] of Object.entries(endpoints))
+    if (resource === "webhooks" && !READ_METHODS.has(method) && method !== "DELETE" && !spec?.subscribes)
+      throw new Error(
+        `apiRoute("webhooks"): ${method} must declare the events the endpoint has after it (subscribes).`,
+      );
   const allow = [...METHODS.filter((m) => endpoints[m]), "OPTIONS"].join(", ");
   const methodNotAllowed = refuseWith(
     new ApiError(405, `Method not allowed. This path accepts: ${allow}.`, undefined, { Allow: allow }),
@@ -180,6 +205,8 @@ function answerWith(spec: AnyEndpoint): Answer {
     const query = spec.query ? parseInput(spec.query, queryObject(new URL(request.url).searchParams)) : undefined;
     const json = spec.body ? await readJsonObject(request) : undefined;
     const body = spec.body ? parseInput(spec.body, json) : undefined;
+    const refusal = spec.subscribes && eventsRefusal(caller.tokenAccess, spec.subscribes({ body, record }));
+    if (refusal) throw forbidden(refusal);
     // A write with an Idempotency-Key runs once per key; the checks above run on every request, replays included.
     return idempotent(request, caller, json, async () => {
       const { result, deferred } = await collectDeferred(() =>
@@ -191,12 +218,6 @@ function answerWith(spec: AnyEndpoint): Answer {
       return Response.json(result);
     });
   };
-}
-
-/** A webhook endpoint's events need read access to what they carry (lib/tokens/access.ts): 403 otherwise. */
-export function requireTokenReadsEvents(caller: Caller, events: readonly string[] | undefined) {
-  const refusal = events && eventsRefusal(caller.tokenAccess, events);
-  if (refusal) throw forbidden(refusal);
 }
 
 /** What the handler deferred (e.g. the webhook deliveries its write recorded) runs once the answer is sent. */

@@ -314,7 +314,7 @@ export const operations: Operation[] = [
     method: "get",
     path: "/audit-events",
     tag: "Audit log",
-    resource: null,
+    resource: "audit",
     summary: "List the audit log",
     description:
       "Needs the audit.read permission (Owners and Admins). Every change and security-relevant action of the firm, " +

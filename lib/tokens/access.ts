@@ -3,7 +3,7 @@
 // than both allow. Nothing server-only here: the token page's form imports it in the browser.
 import { z } from "zod";
 
-export const TOKEN_RESOURCES = ["clients", "contacts", "jobs", "users", "time_logs", "webhooks"] as const;
+export const TOKEN_RESOURCES = ["clients", "contacts", "jobs", "users", "time_logs", "webhooks", "audit"] as const;
 export type TokenResource = (typeof TOKEN_RESOURCES)[number];
 export const ACCESS_LEVELS = ["none", "read", "write"] as const;
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
@@ -32,8 +32,9 @@ export function presetOf(access: TokenAccess): TokenPreset | "custom" {
   return sameAccess(access, READ_ONLY) ? "read" : "custom";
 }
 
-/** `time_logs` → "time logs". */
-export const resourceLabel = (resource: TokenResource) => resource.replace("_", " ");
+/** `time_logs` → "time logs", `audit` → "the audit log". */
+export const resourceLabel = (resource: TokenResource) =>
+  resource === "audit" ? "the audit log" : resource.replace("_", " ");
 
 /** "Full access", "Read-only", or per level: "Write: jobs · Read: clients, time logs" ("No access" when empty). */
 export function accessSummary(access: TokenAccess): string {

@@ -21,7 +21,15 @@ export const tokenObject = component(
   "Token",
   {
     name: "Monthly report",
-    access: { clients: "read", contacts: "none", jobs: "write", users: "none", time_logs: "read", webhooks: "none" },
+    access: {
+      clients: "read",
+      contacts: "none",
+      jobs: "write",
+      users: "none",
+      time_logs: "read",
+      webhooks: "none",
+      audit: "none",
+    },
     expires_at: null,
     created_at: "2026-11-20T09:00:00.000Z",
     last_used_at: "2026-11-21T08:12:00.000Z",

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/client";
 import { createApiToken } from "@/lib/tokens";
-import { FULL_ACCESS } from "@/lib/tokens/access";
+import { FULL_ACCESS, resourceLabel } from "@/lib/tokens/access";
 import { call, tableCounts, tenantByName, tokenFor, userByEmail } from "../support/api";
 import { operations, pathOf, routeModule, webhookOf } from "../support/routes";
 
@@ -138,7 +138,7 @@ describe.each(
     const before = await tableCounts();
     const res = await send(op, email, uuid(), row.invalid, await tokenWithout(email, op.resource!));
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ message: `This token has no access to ${op.resource!.replace("_", " ")}.` });
+    expect(res.body).toEqual({ message: `This token has no access to ${resourceLabel(op.resource!)}.` });
     expect(await tableCounts()).toEqual(before);
   });
 });

@@ -1,8 +1,11 @@
 // Per-resource token access (decisions.md, Tokens): every operation of the document, for every level its resource
 // can have, refuses below the level it needs with a 403 naming the resource, and lets the request through at or above
 // it; what a token may do is its access intersected with its user's role; the presets do what the old scopes did.
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as tokenRoute from "@/app/api/v1/token/route";
+import { apiRoute, SELF_PATHS } from "@/lib/api/route";
 import { prisma } from "@/lib/db/client";
 import { createApiToken } from "@/lib/tokens";
 import {
@@ -11,11 +14,12 @@ import {
   levelsOf,
   NO_ACCESS,
   READ_ONLY,
+  resourceLabel,
   TOKEN_RESOURCES,
   type TokenAccess,
 } from "@/lib/tokens/access";
 import { call, tableCounts, userByEmail } from "../support/api";
-import { type Operation, operations, pathOf, routeModule } from "../support/routes";
+import { importRoute, type Operation, operations, pathOf, routeModule } from "../support/routes";
 
 const tokens = new Map<string, string>();
 /** A token of the demo user with exactly this access (one per user and access). */
@@ -48,7 +52,7 @@ async function send(op: Operation, token: string) {
 
 const needed = (op: Operation) => (op.method === "get" ? "read" : "write");
 const withResource = operations.filter((op) => op.resource);
-const label = (resource: string) => resource.replace("_", " ");
+const label = resourceLabel;
 
 describe.each(withResource.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))("%s", (_, op) => {
   const resource = op.resource!;
@@ -69,6 +73,46 @@ describe.each(withResource.map((op) => [`${op.method.toUpperCase()} ${op.path}`,
       );
     }
     expect(await tableCounts()).toEqual(before);
+  });
+});
+
+describe("a token resource on every operation", () => {
+  it("is named by every operation but the caller's own (/me, /token, /token/requests)", () => {
+    const without = operations.filter((op) => !op.resource).map((op) => op.path);
+    expect(
+      without.every((p) => (SELF_PATHS as readonly string[]).includes(p)),
+      without.join(", "),
+    ).toBe(true);
+    expect(operations.find((op) => op.id === "listAuditEvents")?.resource).toBe("audit");
+  });
+
+  it("is required of every route file: the wrapper refuses to build a route without one", async () => {
+    const entries = await readdir(path.resolve("app/api/v1"), { recursive: true });
+    const files = entries.filter((f) => f.endsWith("route.ts") && !f.includes("[[...") && !f.startsWith("openapi."));
+    for (const file of files) {
+      const source = await readFile(path.resolve("app/api/v1", file), "utf8");
+      const declared = /apiRoute\(\s*("[^"]*")/.exec(source)?.[1];
+      expect(declared, file).toBeDefined();
+      const name = JSON.parse(declared!);
+      // A route about the caller itself names its own path; every other names a resource.
+      if (name.startsWith("/")) expect(`/${path.dirname(file)}`, file).toBe(name);
+      else expect(TOKEN_RESOURCES, file).toContain(name);
+      await importRoute(file);
+    }
+    for (const wrong of [null, undefined, "", "/clients", "client", "/me/"])
+      expect(() => apiRoute(wrong as never, {}), String(wrong)).toThrow(/names the token resource/);
+  });
+
+  it("the audit log needs audit: read, which Full access and Read-only hold", async () => {
+    const list = operations.find((op) => op.id === "listAuditEvents")!;
+    const none = await send(list, await tokenWith("owner@acme.test", { ...FULL_ACCESS, audit: "none" }));
+    expect(none).toMatchObject({ status: 403, body: { message: "This token has no access to the audit log." } });
+    for (const access of [FULL_ACCESS, READ_ONLY, { ...NO_ACCESS, audit: "read" } as TokenAccess])
+      expect((await send(list, await tokenWith("owner@acme.test", access))).status).toBe(200);
+    // The role's audit.read still applies.
+    const standard = await send(list, await tokenWith("standard@acme.test", FULL_ACCESS));
+    expect(standard.status).toBe(403);
+    expect(standard.body.message).not.toMatch(/^This token/);
   });
 });
 
@@ -186,5 +230,43 @@ describe("webhook endpoints a token manages", () => {
     const renamed = await call(one, "PUT", `webhooks/${made.body.uuid}`, { token, params, body: { description: "x" } });
     expect(renamed.status).toBe(200);
     expect(renamed.body.events).toEqual(["client.created"]);
+  });
+
+  it("may not redirect, re-enable, rotate or test an endpoint whose stored events it cannot read", async () => {
+    const owner = await tokenWith("owner@acme.test", FULL_ACCESS);
+    const made = await call(await routeModule("/webhooks"), "POST", "webhooks", {
+      token: owner,
+      body: { url: "https://hooks.example.com/owner", events: ["client.updated"] },
+    });
+    expect(made.status).toBe(201);
+    const uuid = made.body.uuid;
+    const params = { uuid };
+    const token = await tokenWith("owner@acme.test", { ...NO_ACCESS, webhooks: "write" });
+    const refusal = { status: 403, body: { message: expect.stringMatching(/no access to clients/) } };
+    const before = await tableCounts();
+    const one = await routeModule("/webhooks/{uuid}");
+    for (const body of [{ url: "https://attacker.example.com/in" }, { enabled: false }, { description: "mine" }])
+      expect(await call(one, "PUT", `webhooks/${uuid}`, { token, params, body }), JSON.stringify(body)).toMatchObject(
+        refusal,
+      );
+    for (const action of ["rotate-secret", "test"])
+      expect(
+        await call(await routeModule(`/webhooks/{uuid}/${action}`), "POST", `webhooks/${uuid}/${action}`, {
+          token,
+          params,
+        }),
+        action,
+      ).toMatchObject(refusal);
+    expect(await tableCounts()).toEqual(before);
+    const stored = await call(one, "GET", `webhooks/${uuid}`, { token, params });
+    expect(stored.body).toMatchObject({ url: "https://hooks.example.com/owner", enabled: true });
+    // A token that reads clients may.
+    const reader = await tokenWith("owner@acme.test", { ...NO_ACCESS, webhooks: "write", clients: "read" });
+    const moved = await call(one, "PUT", `webhooks/${uuid}`, {
+      token: reader,
+      params,
+      body: { url: "https://hooks.example.com/moved" },
+    });
+    expect(moved).toMatchObject({ status: 200, body: { url: "https://hooks.example.com/moved" } });
   });
 });

@@ -12,7 +12,7 @@ const probeSchema = z.object({
   contact: z.object({ email: z.email() }).optional(),
   tags: z.array(z.number().int()).optional(),
 });
-const probe = apiRoute(null, {
+const probe = apiRoute("/me", {
   POST: endpoint({ body: probeSchema, handler: async ({ body }) => created(body) }),
   PUT: endpoint({
     handler: async () => {

@@ -42,7 +42,7 @@ const me = () => call(meRoute, "GET", "me", { token });
 /** A probe GET that holds a pooled connection in a statement for `seconds`. */
 const sleeper = (seconds: number) =>
   call(
-    apiRoute(null, {
+    apiRoute("/me", {
       GET: endpoint({
         handler: async () => {
           await (await prisma()).$executeRawUnsafe(`SELECT pg_sleep(${seconds})`);

@@ -237,7 +237,7 @@ it("does not limit route handlers called without a server in front (the count is
     release = resolve;
   });
   let started = 0;
-  const slow = apiRoute(null, {
+  const slow = apiRoute("/me", {
     GET: endpoint({
       handler: async () => {
         started++;

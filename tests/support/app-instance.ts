@@ -18,7 +18,7 @@ export async function startAppInstance(env: Record<string, string>) {
     /** GET /clients/search, which has a lower limit than the rest of the API. */
     search,
     /** A probe route whose record never exists. */
-    missingRecord: apiRoute(null, {
+    missingRecord: apiRoute("/me", {
       GET: endpoint({
         handler: async () => {
           throw notFound("Client");

@@ -4,8 +4,7 @@ import { listAuditEvents } from "@/lib/audit/queries";
 import { listAuditEventsQuery } from "@/lib/audit/schemas";
 import { serializeAuditEvent } from "@/lib/audit/serialize";
 
-// No token resource of its own: the role's audit.read decides (a token-access resource for it is to be added).
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(null, {
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("audit", {
   GET: endpoint({
     permission: "audit.read",
     query: listAuditEventsQuery,

@@ -1,4 +1,4 @@
-import { apiRoute, created, endpoint, requireTokenReadsEvents } from "@/lib/api/route";
+import { apiRoute, created, endpoint } from "@/lib/api/route";
 import { createWebhook } from "@/lib/webhooks/mutations";
 import { listWebhooks } from "@/lib/webhooks/queries";
 import { createWebhookBody } from "@/lib/webhooks/schemas";
@@ -12,9 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("webhooks", {
   POST: endpoint({
     permission: "webhooks.manage",
     body: createWebhookBody,
-    handler: async ({ caller, body }) => {
-      requireTokenReadsEvents(caller, body.events);
-      return created(serializeWebhookWithSecret(await createWebhook(caller, body)));
-    },
+    subscribes: ({ body }) => body.events,
+    handler: async ({ caller, body }) => created(serializeWebhookWithSecret(await createWebhook(caller, body))),
   }),
 });

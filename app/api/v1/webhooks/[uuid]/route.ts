@@ -1,4 +1,4 @@
-import { apiRoute, endpoint, requireTokenReadsEvents } from "@/lib/api/route";
+import { apiRoute, endpoint } from "@/lib/api/route";
 import { deleteWebhook, updateWebhook } from "@/lib/webhooks/mutations";
 import { findWebhook } from "@/lib/webhooks/queries";
 import { updateWebhookBody } from "@/lib/webhooks/schemas";
@@ -13,10 +13,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("webhooks", {
     permission: "webhooks.manage",
     load,
     body: updateWebhookBody,
-    handler: async ({ caller, record, body }) => {
-      requireTokenReadsEvents(caller, body.events);
-      return serializeWebhook(await updateWebhook(caller, record, body));
-    },
+    subscribes: ({ body, record }) => body.events ?? record.events,
+    handler: async ({ caller, record, body }) => serializeWebhook(await updateWebhook(caller, record, body)),
   }),
   DELETE: endpoint({
     permission: "webhooks.manage",

@@ -7,6 +7,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("webhooks", {
   POST: endpoint({
     permission: "webhooks.manage",
     load: (caller, params) => findWebhook(caller, params.uuid),
+    subscribes: ({ record }) => record.events,
     handler: async ({ caller, record }) => serializeWebhookWithSecret(await rotateSecret(caller, record)),
   }),
 });
