@@ -15,7 +15,7 @@ import { databaseFault } from "@/lib/db/faults";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
 import { bearerToken } from "@/lib/tokens";
-import { accessRefusal, eventsRefusal, TOKEN_RESOURCES, type TokenResource } from "@/lib/tokens/access";
+import { accessRefusal, eventsRefusal, resourceLabel, TOKEN_RESOURCES, type TokenResource } from "@/lib/tokens/access";
 import { authenticate } from "./authenticate";
 import { idempotent } from "./idempotency";
 import { queryObject, readJsonObject } from "./request";
@@ -204,6 +204,7 @@ function answerWith(spec: AnyEndpoint): Answer {
     const record = spec.load ? await spec.load(caller, params) : undefined;
     const query = spec.query ? parseInput(spec.query, queryObject(new URL(request.url).searchParams)) : undefined;
     const json = spec.body ? await readJsonObject(request) : undefined;
+    if (json) refuseUnreadableLinks(caller, json);
     const body = spec.body ? parseInput(spec.body, json) : undefined;
     const refusal = spec.subscribes && eventsRefusal(caller.tokenAccess, spec.subscribes({ body, record }));
     if (refusal) throw forbidden(refusal);
@@ -218,6 +219,18 @@ function answerWith(spec: AnyEndpoint): Answer {
       return Response.json(result);
     });
   };
+}
+
+/**
+ * Body fields that link another record, in any body, and that record's resource: linking needs read access to it
+ * (decisions.md), as the answer names what is linked. A 403 before the body's shape is judged; null unlinks.
+ */
+const LINK_FIELDS: Readonly<Record<string, TokenResource>> = { client_uuid: "clients" };
+
+function refuseUnreadableLinks(caller: Caller, json: Record<string, unknown>) {
+  for (const [field, resource] of Object.entries(LINK_FIELDS))
+    if (json[field] != null && accessRefusal(caller.tokenAccess, resource, "read"))
+      throw forbidden(`This token has no access to ${resourceLabel(resource)}, so it cannot link ${field}.`);
 }
 
 /** What the handler deferred (e.g. the webhook deliveries its write recorded) runs once the answer is sent. */

@@ -99,6 +99,9 @@ export const auditEventObject = component(
     actor: z
       .union([
         z.object({ type: z.literal("user"), id: z.number().int(), name: z.string(), email: z.string() }),
+        z
+          .strictObject({ type: z.literal("user"), id: z.number().int() })
+          .describe("A user by id only: the token has no access to users"),
         z.object({ type: z.literal("cli") }),
       ])
       .describe("Who acted: a user of the firm (as named when they acted), or the operator's command line"),
@@ -112,12 +115,16 @@ export const auditEventObject = component(
         type: z.enum(TARGET_TYPES),
         uuid: z.uuid().optional(),
         id: z.number().int().optional(),
-        name: z.string(),
+        name: z.string().optional().describe("Left out when the token has no access to what was acted on"),
       })
       .describe("What was acted on: clients, contacts, jobs and webhooks by uuid; people, tokens and firms by id"),
     changes: z
       .record(z.string(), z.union([z.tuple([z.unknown(), z.unknown()]), z.literal("changed")]))
-      .describe('{field: [before, after]} in the API\'s field names; a secret or password only as "changed"'),
+      .describe(
+        '{field: [before, after]} in the API\'s field names; a secret or password only as "changed", and every ' +
+          'field only as "changed" when the token has no access to what was acted on (a client for a token without ' +
+          "access to clients, a member without access to users)",
+      ),
     address: z.string().nullable().describe("The client's IP address, where a trusted proxy tells it"),
     created_at: z.iso.datetime(),
   }),

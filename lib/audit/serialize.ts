@@ -2,9 +2,16 @@
 // a CSV row (the page's download).
 import type { z } from "zod";
 import type { AuditEvent } from "@/lib/generated/prisma/client";
-import type { auditEventObject, Changes } from "./schemas";
+import { readsNested, type TokenAccess, type TokenResource } from "@/lib/tokens/access";
+import type { auditEventObject, Changes, TargetType } from "./schemas";
 
-export type AuditEventOutput = z.output<typeof auditEventObject>;
+/** An entry as the API may answer it: reduced for a token that cannot read what it names (auditEventForToken). */
+type ApiAuditEvent = z.output<typeof auditEventObject>;
+/** An entry with everything in it: what the settings page shows and the CSV holds. */
+export type AuditEventOutput = Omit<ApiAuditEvent, "actor" | "target"> & {
+  actor: { type: "user"; id: number; name: string; email: string } | { type: "cli" };
+  target: ApiAuditEvent["target"] & { name: string };
+};
 
 export function serializeAuditEvent(row: AuditEvent): AuditEventOutput {
   return {
@@ -25,6 +32,32 @@ export function serializeAuditEvent(row: AuditEvent): AuditEventOutput {
     changes: row.changes as Changes,
     address: row.address,
     created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** The token resource whose access shows a target's name and changed values. */
+const TARGET_RESOURCES: Partial<Record<TargetType, TokenResource>> = {
+  client: "clients",
+  contact: "contacts",
+  job: "jobs",
+  user: "users",
+  webhook: "webhooks",
+};
+
+/**
+ * An entry as a token reads it (decisions.md, "Token access reaches nested data"): what was acted on by identifier
+ * only, and its changes by field name only ("changed"), when the token cannot read its resource; the acting user by
+ * id only without access to users.
+ */
+export function auditEventForToken(event: AuditEventOutput, access: TokenAccess): ApiAuditEvent {
+  const resource = TARGET_RESOURCES[event.target.type];
+  const hidden = resource !== undefined && !readsNested(access, resource);
+  return {
+    ...event,
+    actor:
+      event.actor.type === "user" && !readsNested(access, "users") ? { type: "user", id: event.actor.id } : event.actor,
+    target: hidden ? { type: event.target.type, uuid: event.target.uuid, id: event.target.id } : event.target,
+    changes: hidden ? Object.fromEntries(Object.keys(event.changes).map((field) => [field, "changed"])) : event.changes,
   };
 }
 

@@ -4,7 +4,7 @@ import { contactExample, contactObject } from "@/lib/contacts/schemas";
 import { updatedAtOutput } from "@/lib/core/dates";
 import { component, requestBody } from "@/lib/core/openapi-registry";
 import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
-import { queryId, recordId } from "@/lib/core/references";
+import { orIdentifier, queryId, recordId } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
 import { customFieldsInput } from "./custom-fields";
 
@@ -125,7 +125,7 @@ export const clientObject = component(
       client_status: z.enum(CLIENT_STATUSES),
       created_at: z.iso.datetime(),
       updated_at: updatedAtOutput(),
-      contacts: z.array(contactObject),
+      contacts: z.array(orIdentifier(contactObject, "uuid", "contacts")),
     })
     .catchall(z.unknown().describe("A custom field of the firm, null when unset"))
     .describe(

@@ -4,12 +4,17 @@ import type { Caller } from "@/lib/auth/caller";
 import { contactWire } from "@/lib/contacts/wire";
 import { isoTime } from "@/lib/db/json-rows";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { readsNested } from "@/lib/tokens/access";
 
 const MONTHS = Prisma.raw(
   "ARRAY['January','February','March','April','May','June','July','August','September','October','November','December']",
 );
 
 export function clientWire(caller: Caller): Prisma.Sql {
+  // A token without access to contacts gets each contact's uuid only.
+  const contact = readsNested(caller.tokenAccess, "contacts")
+    ? contactWire(caller, "k")
+    : Prisma.sql`json_build_object('uuid', k.uuid)`;
   const builtIn = Prisma.sql`json_build_object(
     'uuid', t.uuid, 'name', t.name, 'client_id', t.client_ref, 'reg_number', t.reg_number, 'website', t.website,
     'country', (SELECT name FROM countries WHERE id = t.country_id),
@@ -19,7 +24,7 @@ export function clientWire(caller: Caller): Prisma.Sql {
     'is_archived', t.is_archived, 'client_status', t.client_status,
     'created_at', ${isoTime("t.created_at")}, 'updated_at', ${isoTime("t.updated_at")},
     'contacts', COALESCE((
-      SELECT json_agg(${contactWire(caller, "k")} ORDER BY cc.is_primary DESC, k.lastname, k.firstname, k.uuid)
+      SELECT json_agg(${contact} ORDER BY cc.is_primary DESC, k.lastname, k.firstname, k.uuid)
       FROM client_contacts cc JOIN contacts k ON (k.tenant_id, k.id) = (cc.tenant_id, cc.contact_id)
       WHERE cc.tenant_id = t.tenant_id AND cc.client_id = t.id
     ), '[]'))::text`;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { updatedAtOutput } from "@/lib/core/dates";
 import { component, requestBody } from "@/lib/core/openapi-registry";
 import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
+import { orIdentifier } from "@/lib/core/references";
 import { text } from "@/lib/core/validation";
 
 const contactFields = {
@@ -75,7 +76,7 @@ export const contactObject = component(
     portal_enabled: z.boolean(),
     updated_at: updatedAtOutput(),
     clients: z
-      .array(z.object({ uuid: z.uuid(), name: z.string() }))
+      .array(orIdentifier(z.object({ uuid: z.uuid(), name: z.string() }), "uuid", "clients"))
       .describe("Clients the contact is linked to (those the caller can see)"),
   }),
   "Contact",

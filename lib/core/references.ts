@@ -17,3 +17,15 @@ export const recordId = () => z.number().int().min(1).max(2_147_483_647);
 
 /** An integer id in a query string. */
 export const queryId = () => queryInt(recordId());
+
+/**
+ * A record nested in another, or only its identifier when the caller's token cannot read its resource
+ * (decisions.md, "Token access reaches nested data"; an unexpanded object, as at Stripe). Exactly one of the two
+ * matches: the identifier alone is a closed object.
+ */
+export function orIdentifier<T extends z.ZodType>(full: T, key: "uuid" | "id", resource: string) {
+  const identifier = z.strictObject(key === "uuid" ? { uuid: z.uuid() } : { id: z.number().int() });
+  return z
+    .xor([full, identifier.describe(`Only the ${key}: the token has no access to ${resource}`)])
+    .describe(`The ${resource.replace(/s$/, "")}, or only its ${key} when the token has no access to ${resource}`);
+}

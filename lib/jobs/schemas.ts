@@ -4,7 +4,7 @@ import { queryDateRange } from "@/lib/core/date-ranges";
 import { calendarDate, dateOutput, updatedAtOutput } from "@/lib/core/dates";
 import { component, requestBody } from "@/lib/core/openapi-registry";
 import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
-import { queryId, recordId, uuidString } from "@/lib/core/references";
+import { orIdentifier, queryId, recordId, uuidString } from "@/lib/core/references";
 import { queryBoolean, queryList, SORT_DIRECTIONS, text } from "@/lib/core/validation";
 import { userSummaryObject } from "@/lib/users/schemas";
 
@@ -135,9 +135,9 @@ export const jobObject = component(
   jobListItemObject.extend({
     description: z.string(),
     status_name: z.string().nullable(),
-    client: z.object({ uuid: z.uuid(), name: z.string() }).nullable(),
-    users: z.array(userSummaryObject).describe("Assignees"),
-    followers: z.array(userSummaryObject),
+    client: orIdentifier(z.object({ uuid: z.uuid(), name: z.string() }), "uuid", "clients").nullable(),
+    users: z.array(orIdentifier(userSummaryObject, "id", "users")).describe("Assignees"),
+    followers: z.array(orIdentifier(userSummaryObject, "id", "users")),
     tags: z.array(named(z.number().int())),
     internal_due_date: dateOutput().nullable(),
     extended_due_date: dateOutput().nullable(),

@@ -4,6 +4,7 @@ import type { Caller } from "@/lib/auth/caller";
 import { visibleJobsSql } from "@/lib/auth/visibility";
 import { isoDate, isoTime } from "@/lib/db/json-rows";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { readsNested } from "@/lib/tokens/access";
 import { userSummaryWire } from "@/lib/users/wire";
 
 /** The list item of the job row `alias`. */
@@ -21,10 +22,19 @@ export function jobListItemWire(today: string, alias = "t"): Prisma.Sql {
     'updated_at', ${isoTime(`${alias}.updated_at`)})`;
 }
 
-/** Everything of the job row `t` the caller may see: subtasks and the parent only when visible to it. */
+/**
+ * Everything of the job row `t` the caller may see: subtasks and the parent only when visible to it; its client and
+ * people by identifier only for a token without access to clients or users.
+ */
 export function jobWire(caller: Caller, today: string): Prisma.Sql {
+  const person = readsNested(caller.tokenAccess, "users")
+    ? userSummaryWire("u")
+    : Prisma.sql`json_build_object('id', u.id)`;
+  const client = readsNested(caller.tokenAccess, "clients")
+    ? Prisma.sql`json_build_object('uuid', c.uuid, 'name', c.name)`
+    : Prisma.sql`json_build_object('uuid', c.uuid)`;
   const people = (table: string) => Prisma.sql`COALESCE((
-      SELECT json_agg(${userSummaryWire("u")} ORDER BY u.id)
+      SELECT json_agg(${person} ORDER BY u.id)
       FROM ${Prisma.raw(table)} p JOIN users u ON (u.tenant_id, u.id) = (p.tenant_id, p.user_id)
       WHERE (p.tenant_id, p.job_id) = (t.tenant_id, t.id)), '[]')`;
   const parent = Prisma.sql`(SELECT json_build_object('uuid', pj.uuid, 'name', pj.name)
@@ -32,7 +42,7 @@ export function jobWire(caller: Caller, today: string): Prisma.Sql {
   const details = Prisma.sql`json_build_object(
     'description', t.description,
     'status_name', (SELECT name FROM job_statuses s WHERE (s.tenant_id, s.id) = (t.tenant_id, t.status_id)),
-    'client', (SELECT json_build_object('uuid', c.uuid, 'name', c.name)
+    'client', (SELECT ${client}
       FROM clients c WHERE (c.tenant_id, c.id) = (t.tenant_id, t.client_id)),
     'users', ${people("job_assignees")},
     'followers', ${people("job_followers")},

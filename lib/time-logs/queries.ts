@@ -76,7 +76,7 @@ export async function listTimeLogs(caller: Caller, query: ListTimeLogsQuery, now
     table: "time_logs",
     where: [...days, ...others],
     order: TIME_LOG_ORDERS[query.sort_by],
-    object: timeLogWire(),
+    object: timeLogWire(caller),
   };
   const page = pageOf(query, DEFAULT_TIME_LOG_PAGE_SIZE);
   if (query.cursor !== undefined) return readWireCursorPage(caller, "time-logs", query, list, page.perPage);

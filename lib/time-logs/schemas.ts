@@ -4,7 +4,7 @@ import { queryDateRange } from "@/lib/core/date-ranges";
 import { dateOutput, updatedAtOutput } from "@/lib/core/dates";
 import { component } from "@/lib/core/openapi-registry";
 import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
-import { queryId, uuidString } from "@/lib/core/references";
+import { orIdentifier, queryId, uuidString } from "@/lib/core/references";
 import { queryList, text } from "@/lib/core/validation";
 
 // As for jobs: ids and uuids the tenant does not have match nothing rather than being an error.
@@ -30,9 +30,9 @@ const ref = z.object({ uuid: z.uuid(), name: z.string() });
 export const timeLogObject = component(
   z.object({
     uuid: z.uuid(),
-    client: ref.nullable(),
-    task: ref.nullable().describe("The job the time was logged against"),
-    user: z.object({ id: z.number().int(), fullname: z.string() }),
+    client: orIdentifier(ref, "uuid", "clients").nullable(),
+    task: orIdentifier(ref, "uuid", "jobs").nullable().describe("The job the time was logged against"),
+    user: orIdentifier(z.object({ id: z.number().int(), fullname: z.string() }), "id", "users"),
     note: z.string(),
     hours: z.number().describe("Rounded to two decimals"),
     hours_time: z

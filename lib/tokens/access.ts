@@ -49,6 +49,12 @@ export function accessSummary(access: TokenAccess): string {
 
 const RANK: Record<AccessLevel, number> = { none: 0, read: 1, write: 2 };
 
+/**
+ * Whether the token reads the resource: a record of it nested in another (a client's contacts, a job's users) is
+ * written whole, or else as its identifier only (decisions.md, "Token access reaches nested data").
+ */
+export const readsNested = (access: TokenAccess, resource: TokenResource) => access[resource] !== "none";
+
 /** Why the token may not do this (a 403's message), or null when it may. */
 export function accessRefusal(access: TokenAccess, resource: TokenResource, needed: "read" | "write"): string | null {
   const held = access[resource];

@@ -5,6 +5,7 @@ import { type Acting, recordAudit } from "@/lib/audit/mutations";
 import { notFound, validationFailed } from "@/lib/core/errors";
 import type { TenantDb, TenantScope } from "@/lib/db/tenant";
 import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
+import { FULL_ACCESS, type TokenAccess } from "@/lib/tokens/access";
 import { deliverDue } from "./dispatch";
 import { MAX_ENDPOINTS, TEST_EVENT } from "./events";
 import { newMessageId } from "./outbox";
@@ -28,6 +29,12 @@ export const PREVIOUS_SECRET_MS = 24 * 3600 * 1000;
 /** The caller's tenant-scoped database and who acts (an API caller, or the settings page's signed-in person). */
 type Db = TenantScope & Acting;
 
+/**
+ * The access an endpoint keeps from whoever sets it up (decisions.md): a token's own, or the role's for the settings
+ * page (full: the page is only for roles with webhooks.manage, and payloads are read as an Owner reads).
+ */
+const accessOf = (caller: Db): TokenAccess => ("tokenAccess" in caller ? caller.tokenAccess : FULL_ACCESS);
+
 export async function createWebhook(caller: Db, input: CreateWebhookBody): Promise<WebhookEndpoint> {
   const tenantId = caller.tenant.id;
   return caller.db.$transaction(async (tx) => {
@@ -42,6 +49,7 @@ export async function createWebhook(caller: Db, input: CreateWebhookBody): Promi
         events: input.events,
         description: input.description ?? "",
         secret: newSecret(),
+        access: accessOf(caller),
       },
     });
     await recordAudit(tx, caller, webhookCreated(endpoint, input));
@@ -73,6 +81,7 @@ export async function updateWebhook(
           events: input.events,
           description: input.description,
           enabled: input.enabled,
+          access: accessOf(caller),
           ...(enabling ? { disabledReason: null, failingSince: null } : {}),
           ...(disabling ? { disabledReason: "manual" } : {}),
         },

@@ -5,8 +5,10 @@ import { randomUUID } from "node:crypto";
 import type { Caller } from "@/lib/auth/caller";
 import { defer } from "@/lib/core/deferred";
 import type { TenantDb } from "@/lib/db/tenant";
+import { type TokenAccess, tokenAccessSchema } from "@/lib/tokens/access";
 import { deliverDue } from "./dispatch";
 import type { EventType } from "./events";
+import { recordForAccess } from "./serialize";
 
 /** A tenant-scoped interactive transaction (what `caller.db.$transaction(async (tx) => …)` hands over). */
 export type Tx = Parameters<Parameters<TenantDb["$transaction"]>[0]>[0];
@@ -30,7 +32,8 @@ export const newMessageId = () => `msg_${randomUUID().replaceAll("-", "")}`;
 
 /**
  * Writes an event of `type` in the transaction, if an enabled endpoint of the tenant subscribes to it; `data` builds
- * the record (as its GET answers) only then. Returns whether anything was written. Only then is a delivery pass
+ * the record (as its GET answers) only then. Each endpoint gets it as a GET with the access it was set up with
+ * answers (one event per distinct access). Returns whether anything was written. Only then is a delivery pass
  * asked for, to run once the API's answer is sent (lib/core/deferred.ts): a firm without endpoints costs no pass.
  */
 export async function recordEvent(
@@ -41,17 +44,28 @@ export async function recordEvent(
   now = new Date(),
 ): Promise<boolean> {
   // FOR SHARE: an endpoint deleted meanwhile waits for this transaction or is skipped, never a delivery to a row gone.
-  const endpoints = await tx.$queryRaw<{ id: number }[]>`
-    SELECT id FROM webhook_endpoints WHERE tenant_id = ${tenantId} AND enabled AND ${type} = ANY(events) FOR SHARE`;
+  const endpoints = await tx.$queryRaw<{ id: number; access: unknown }[]>`
+    SELECT id, access FROM webhook_endpoints
+    WHERE tenant_id = ${tenantId} AND enabled AND ${type} = ANY(events) FOR SHARE`;
   if (!endpoints.length) return false;
-  const body = JSON.stringify({ type, timestamp: now.toISOString(), data: await data() });
-  const event = await tx.webhookEvent.create({
-    data: { tenantId, msgId: newMessageId(), type, body },
-    select: { id: true },
-  });
-  await tx.webhookDelivery.createMany({
-    data: endpoints.map((endpoint) => ({ tenantId, endpointId: endpoint.id, eventId: event.id })),
-  });
+  const record = await data();
+  const byAccess = new Map<string, { access: TokenAccess; ids: number[] }>();
+  for (const endpoint of endpoints) {
+    const access = tokenAccessSchema.parse(endpoint.access);
+    const key = JSON.stringify(access);
+    const group = byAccess.get(key) ?? byAccess.set(key, { access, ids: [] }).get(key)!;
+    group.ids.push(endpoint.id);
+  }
+  for (const { access, ids } of byAccess.values()) {
+    const body = JSON.stringify({ type, timestamp: now.toISOString(), data: recordForAccess(type, record, access) });
+    const event = await tx.webhookEvent.create({
+      data: { tenantId, msgId: newMessageId(), type, body },
+      select: { id: true },
+    });
+    await tx.webhookDelivery.createMany({
+      data: ids.map((endpointId) => ({ tenantId, endpointId, eventId: event.id })),
+    });
+  }
   defer(`webhooks:${tenantId}`, async () => {
     await deliverDue({ tenantId }).catch((error) => console.error("Webhook delivery failed", error));
   });

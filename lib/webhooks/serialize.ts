@@ -1,6 +1,7 @@
 // Wire shapes of webhook endpoints and deliveries.
 import type { z } from "zod";
 import type { Prisma, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from "@/lib/generated/prisma/client";
+import { readsNested, type TokenAccess, type TokenResource } from "@/lib/tokens/access";
 import type { EventType } from "./events";
 import type { deliveryObject, webhookObject, webhookWithSecretObject } from "./schemas";
 
@@ -57,4 +58,32 @@ export function serializeDelivery(delivery: DeliveryRow): z.output<typeof delive
     next_attempt_at: delivery.status === "pending" ? (delivery.nextAttemptAt?.toISOString() ?? null) : null,
     created_at: delivery.createdAt.toISOString(),
   };
+}
+
+type Nested = { field: string; resource: TokenResource; key: "uuid" | "id" };
+/** The records nested in each event's record, and the resource whose access shows them whole (as the SQL wire builders of each resource do). */
+const NESTED: Record<string, Nested[]> = {
+  client: [{ field: "contacts", resource: "contacts", key: "uuid" }],
+  contact: [{ field: "clients", resource: "clients", key: "uuid" }],
+  job: [
+    { field: "client", resource: "clients", key: "uuid" },
+    { field: "users", resource: "users", key: "id" },
+    { field: "followers", resource: "users", key: "id" },
+  ],
+};
+
+/**
+ * An event's record as a GET with the endpoint's access answers it (decisions.md): nested records of a resource that
+ * access cannot read reduced to their identifier. `record` is the whole record, as an Owner reads it.
+ */
+export function recordForAccess(type: EventType, record: unknown, access: TokenAccess): unknown {
+  const reduced = { ...(record as Record<string, unknown>) };
+  const only = (key: Nested["key"], value: unknown) =>
+    value && typeof value === "object" ? { [key]: (value as Record<string, unknown>)[key] } : value;
+  for (const { field, resource, key } of NESTED[type.split(".")[0]] ?? []) {
+    if (readsNested(access, resource) || !(field in reduced)) continue;
+    const value = reduced[field];
+    reduced[field] = Array.isArray(value) ? value.map((item) => only(key, item)) : only(key, value);
+  }
+  return reduced;
 }

@@ -270,3 +270,40 @@ describe("webhook endpoints a token manages", () => {
     expect(moved).toMatchObject({ status: 200, body: { url: "https://hooks.example.com/moved" } });
   });
 });
+
+describe("linking a record", () => {
+  it("needs read access to its resource: client_uuid in a contact or job body", async () => {
+    const user = await userByEmail("owner@acme.test");
+    const client = await (await prisma()).client.findFirstOrThrow({ where: { tenantId: user.tenantId } });
+    const job = await (await prisma()).job.findFirstOrThrow({ where: { tenantId: user.tenantId } });
+    const token = await tokenWith("owner@acme.test", { ...FULL_ACCESS, clients: "none" });
+    const before = await tableCounts();
+    const contact = { firstname: "Link", lastname: "Test", email: "link.test@example.test" };
+    const linked = await call(await routeModule("/contacts"), "POST", "contacts", {
+      token,
+      body: { ...contact, client_uuid: client.uuid },
+    });
+    const refusal = {
+      status: 403,
+      body: { message: "This token has no access to clients, so it cannot link client_uuid." },
+    };
+    expect(linked).toMatchObject(refusal);
+    const moved = await call(await routeModule("/jobs/{uuid}"), "PUT", `jobs/${job.uuid}`, {
+      token,
+      params: { uuid: job.uuid },
+      body: { client_uuid: client.uuid },
+    });
+    expect(moved).toMatchObject(refusal);
+    expect(await tableCounts()).toEqual(before);
+    // Without a link, the same token writes; its answer names the job's client by uuid only.
+    const kept = await call(await routeModule("/jobs/{uuid}"), "PUT", `jobs/${job.uuid}`, {
+      token,
+      params: { uuid: job.uuid },
+      body: {},
+    });
+    expect(kept.status).toBe(200);
+    if (kept.body.client) expect(Object.keys(kept.body.client)).toEqual(["uuid"]);
+    const made = await call(await routeModule("/contacts"), "POST", "contacts", { token, body: contact });
+    expect(made.status).toBe(201);
+  });
+});
