@@ -170,6 +170,7 @@ test("a custom token (clients read, jobs write): listed with its access, holds e
     users: "none",
     time_logs: "none",
     webhooks: "none",
+    audit: "none",
   });
 
   // Its last use shows in the list, with the user agent it came with.
