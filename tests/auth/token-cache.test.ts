@@ -69,7 +69,10 @@ describe("the authentication cache", () => {
 
   it.each([
     ["the token is revoked", "DELETE FROM api_tokens WHERE tenant_id = $1 AND id = $2"],
-    ["the token expires", "UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE tenant_id = $1 AND id = $2"],
+    [
+      "the token expires",
+      "UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE tenant_id = $1 AND id = $2",
+    ],
     [
       "its user is archived",
       "UPDATE users SET archived_date = current_date WHERE (tenant_id, id) = (SELECT tenant_id, user_id FROM api_tokens WHERE tenant_id = $1 AND id = $2)",
@@ -89,10 +92,10 @@ describe("the authentication cache", () => {
     await untilCached(token, lookups);
     expect((await call(clients, "GET", "clients", { token })).status).toBe(200);
 
-    await elsewhere(
-      `UPDATE api_tokens SET access = access || '{"clients": "none"}' WHERE tenant_id = $1 AND id = $2`,
-      [user.tenantId, id],
-    );
+    await elsewhere(`UPDATE api_tokens SET access = access || '{"clients": "none"}' WHERE tenant_id = $1 AND id = $2`, [
+      user.tenantId,
+      id,
+    ]);
     expect((await call(clients, "GET", "clients", { token })).status).toBe(403);
 
     const { token: second } = await freshToken("standard@acme.test", "role narrowed");
