@@ -5,7 +5,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SIGN_IN_RATE_LIMITED } from "@/lib/auth/sign-in-errors";
 import { prisma } from "@/lib/db/client";
+import { DEMO_PASSWORD } from "@/lib/demo/seed";
 import { createApiToken, revokeApiToken } from "@/lib/tokens";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
 import { built } from "../support/built-server";
@@ -69,6 +71,24 @@ async function tokenOf(email: string, name = `scale ${randomUUID()}`) {
   return { token, id: summary.id, owner: { tenantId: user.tenantId, userId: user.id } };
 }
 
+/** One password sign-in through next-auth's credentials callback, as the sign-in form sends it: the error code, if any. */
+async function signIn(port: number, email: string, password: string, address: string): Promise<string | null> {
+  const csrf = await fetch(`http://127.0.0.1:${port}/api/auth/csrf`, { headers: { "X-Forwarded-For": address } });
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const cookie = csrf.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  const res = await fetch(`http://127.0.0.1:${port}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, "X-Forwarded-For": address },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+  });
+  const url = res.headers.get("location") ?? ((await res.json()) as { url: string }).url;
+  return new URL(url, `http://127.0.0.1:${port}`).searchParams.get("error");
+}
+
 beforeAll(async () => {
   if (!enabled) return;
   emulator = await startUpstashEmulator();
@@ -79,6 +99,8 @@ beforeAll(async () => {
     UPSTASH_REDIS_REST_TOKEN: emulator.token,
     RATE_LIMIT_KEY_PREFIX: `cjt:scale:${randomUUID()}`,
     RATE_LIMIT_PER_MINUTE: String(PER_TOKEN_PER_MINUTE),
+    // A proxy in front tells the client's address (the sign-in limits count per address).
+    TRUST_PROXY: "true",
     // Deployment settings every instance shares.
     CURSOR_SECRET: `scale-${randomUUID()}`,
     NEXTAUTH_SECRET: `scale-${randomUUID()}`,
@@ -169,5 +191,20 @@ describe.runIf(enabled)("two instances on one database and one Redis", () => {
     } finally {
       await locker.end();
     }
+  });
+  it("share the sign-in limits: wrong passwords from one address, split across both, throttle it on both", async () => {
+    const address = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    // 30 wrong passwords from one address (each for another email, so that no email's own delay slows the test).
+    const FAILURES_PER_ADDRESS = 30;
+    for (let i = 0; i < FAILURES_PER_ADDRESS; i++) {
+      expect(await signIn(PORTS[i % 2], `nobody-${i}-${randomUUID()}@example.test`, "wrong", address)).toBe(
+        "CredentialsSignin",
+      );
+    }
+    // Each instance saw 15; the limit is one count: the right password from that address is refused on both.
+    for (const port of PORTS)
+      expect(await signIn(port, "viewer@acme.test", DEMO_PASSWORD, address)).toBe(SIGN_IN_RATE_LIMITED);
+    // From another address it signs in.
+    expect(await signIn(b, "viewer@acme.test", DEMO_PASSWORD, "198.51.100.251")).toBeNull();
   });
 });
