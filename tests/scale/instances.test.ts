@@ -11,9 +11,11 @@ import { DEMO_PASSWORD } from "@/lib/demo/seed";
 import { createApiToken, revokeApiToken } from "@/lib/tokens";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
 import { built } from "../support/built-server";
+import { startReceiver } from "../support/webhook-receiver";
 
 const PORTS = [4601, 4602] as const;
 const PER_TOKEN_PER_MINUTE = 12;
+const CRON_SECRET = `scale-cron-${randomUUID()}`;
 const enabled = process.env.CJT_SCALE_TESTS === "1" && Boolean(process.env.DATABASE_URL) && built;
 
 let emulator: UpstashEmulator;
@@ -99,6 +101,10 @@ beforeAll(async () => {
     UPSTASH_REDIS_REST_TOKEN: emulator.token,
     RATE_LIMIT_KEY_PREFIX: `cjt:scale:${randomUUID()}`,
     RATE_LIMIT_PER_MINUTE: String(PER_TOKEN_PER_MINUTE),
+    // Webhooks to the loopback receiver below, each instance polling for due deliveries often, and the cron route.
+    WEBHOOKS_ALLOW_PRIVATE: "true",
+    WEBHOOKS_POLL_MS: "100",
+    CRON_SECRET,
     // A proxy in front tells the client's address (the sign-in limits count per address).
     TRUST_PROXY: "true",
     // Deployment settings every instance shares.
@@ -206,5 +212,38 @@ describe.runIf(enabled)("two instances on one database and one Redis", () => {
       expect(await signIn(port, "viewer@acme.test", DEMO_PASSWORD, address)).toBe(SIGN_IN_RATE_LIMITED);
     // From another address it signs in.
     expect(await signIn(b, "viewer@acme.test", DEMO_PASSWORD, "198.51.100.251")).toBeNull();
+  });
+  it("deliver each webhook attempt once, while both send due deliveries at the same time", async () => {
+    const receiver = await startReceiver();
+    try {
+      const { token } = await tokenOf("owner@acme.test");
+      const webhook = await send(a, "POST", "/api/v1/webhooks", {
+        token,
+        body: { url: receiver.url, events: ["client.created"] },
+      });
+      expect(webhook.status).toBe(201);
+      // Within the token's rate limit (PER_TOKEN_PER_MINUTE), with the webhook's own create.
+      const names = Array.from({ length: 8 }, (_, i) => `Scale webhook ${i} ${randomUUID()}`);
+      const cron = (port: number) =>
+        send(port, "GET", "/api/cron/webhooks", { headers: { Authorization: `Bearer ${CRON_SECRET}` } });
+      // Creates on both instances, while both also run the cron route's sweep (and their own timers poll).
+      const [creates] = await Promise.all([
+        Promise.all(names.map((name, i) => send(PORTS[i % 2], "POST", "/api/v1/clients", { token, body: { name } }))),
+        Promise.all([0, 1, 2].flatMap(() => PORTS.map(cron))),
+      ]);
+      expect(creates.map((res) => res.status)).toEqual(names.map(() => 201));
+      const deadline = Date.now() + 20_000;
+      while (receiver.received.length < names.length && Date.now() < deadline) {
+        await Promise.all(PORTS.map(cron));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // time for a second delivery, were there one
+      const ids = receiver.received.map((r) => r.headers["webhook-id"]);
+      expect(new Set(ids).size).toBe(ids.length);
+      const delivered = receiver.received.map((r) => JSON.parse(r.body).data.name).sort();
+      expect(delivered).toEqual([...names].sort());
+    } finally {
+      await receiver.close();
+    }
   });
 });
