@@ -114,7 +114,10 @@ export class TokenCache<Row extends { tenantId: number }> {
   }
 }
 
-const caches = new WeakMap<object, TokenCache<{ tenantId: number }>>();
+// On globalThis, as the open databases are (lib/db/client.ts): Next's dev reloads then reuse each database's listener.
+const caches = ((
+  globalThis as { __cjtTokenCaches?: WeakMap<object, TokenCache<{ tenantId: number }>> }
+).__cjtTokenCaches ??= new WeakMap());
 
 /** The cache of one open database (lib/db/client.ts), made on first use. */
 export function tokenCacheOf<Row extends { tenantId: number }>(db: Pick<Database, "kind" | "pglite">): TokenCache<Row> {
