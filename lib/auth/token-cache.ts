@@ -44,6 +44,7 @@ export class TokenCache<Row extends { tenantId: number }> {
   #listener: Listener | undefined;
   #opening: Promise<unknown> | undefined;
   #lastAttempt = 0;
+  #failing = false;
 
   constructor(private readonly listen: Listen) {}
 
@@ -104,9 +105,14 @@ export class TokenCache<Row extends { tenantId: number }> {
           // What was read before the listener was up may have missed a change: not put.
           this.invalidate();
           this.#listener = listener;
+          this.#failing = false;
         },
-        (error) =>
-          console.error("Authentication cache: cannot listen for changes; authenticating from the database:", error),
+        (error) => {
+          // Said once per outage, not at every retry.
+          if (!this.#failing)
+            console.error("Authentication cache: cannot listen for changes; authenticating from the database:", error);
+          this.#failing = true;
+        },
       )
       .finally(() => {
         this.#opening = undefined;
@@ -143,6 +149,10 @@ export function tokenCacheOf<Row extends { tenantId: number }>(db: Pick<Database
  * never keeps the process alive.
  */
 async function listenOnPostgres(onChange: (payload: string) => void, onLost: () => void): Promise<Listener> {
+  // Through PgBouncer in transaction mode a LISTEN stays on whichever server connection ran it: nothing would be heard.
+  const pooled = new URL(process.env.DATABASE_URL!).searchParams.get("pgbouncer") === "true";
+  if (pooled && !process.env.DIRECT_DATABASE_URL)
+    throw new Error("DATABASE_URL goes through PgBouncer: set DIRECT_DATABASE_URL for LISTEN (and migrations).");
   const client = new pg.Client({
     connectionString: directDatabaseUrl(),
     application_name: "cjt-auth-listener",

@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as clients from "@/app/api/v1/clients/route";
 import * as me from "@/app/api/v1/me/route";
-import { type Database, database } from "@/lib/db/client";
+import { closeDatabase, type Database, database } from "@/lib/db/client";
 import { createApiToken } from "@/lib/tokens";
 import { call, userByEmail } from "../support/api";
 
@@ -135,5 +135,26 @@ describe.runIf(postgres)("the authentication cache without its listener", () => 
     const { token: next } = await freshToken("owner@acme.test", "heard again");
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     await untilCached(next, lookups);
+  });
+  it("is not used behind PgBouncer without a direct URL, where a LISTEN would hear nothing", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const pooled = new URL(process.env.DIRECT_DATABASE_URL || process.env.DATABASE_URL!);
+    pooled.searchParams.set("pgbouncer", "true");
+    vi.stubEnv("DATABASE_URL", pooled.toString());
+    vi.stubEnv("DIRECT_DATABASE_URL", "");
+    try {
+      const lookups = await countLookups(await database());
+      const { token } = await freshToken("viewer@acme.test", "pooled");
+      for (let i = 0; i < 5; i++) {
+        expect((await call(me, "GET", "me", { token })).status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      expect(lookups()).toBe(5);
+      expect(log).toHaveBeenCalledTimes(1);
+      expect(String(log.mock.calls[0][1])).toMatch(/DIRECT_DATABASE_URL/);
+    } finally {
+      await closeDatabase();
+      vi.unstubAllEnvs();
+    }
   });
 });
