@@ -177,7 +177,7 @@ function answerWith(spec: AnyEndpoint): Answer {
     if (spec.permission) requirePermission(caller, spec.permission);
     const params = await context.params;
     const record = spec.load ? await spec.load(caller, params) : undefined;
-    const query = spec.query ? parseInput(spec.query, queryObject(new URL(request.url).searchParams)) : undefined;
+    const query = spec.query ? parseInput(spec.query, queryObject(new URL(request.url).search)) : undefined;
     const json = spec.body ? await readJsonObject(request) : undefined;
     const body = spec.body ? parseInput(spec.body, json) : undefined;
     // A write with an Idempotency-Key runs once per key; the checks above run on every request, replays included.
