@@ -101,7 +101,7 @@ describe.skipIf(!built || process.env.DATABASE_URL)("the API's front door on the
     expect(json(answer).message).toMatch(/not allowed/);
   });
 
-  it.each([
+  it.each<Record<string, string>>([
     { RSC: "1" },
     { RSC: "1", "Next-Router-State-Tree": "%5B%22%22%5D", "Next-Router-Prefetch": "1" },
     { "Next-Router-Segment-Prefetch": "/_tree" },
