@@ -225,3 +225,12 @@ export function webhookAction(
   const changes: Changes = action === "webhook.secret_rotated" ? { secret: "changed" } : {};
   return { action, target: webhookTarget(endpoint), changes };
 }
+
+/** The delivery runner disabled an endpoint: its receiver answered 410 Gone (`gone`), or it failed for 5 days. */
+export function webhookDisabled(endpoint: WebhookEndpoint, reason: "gone" | "failing"): AuditEntry {
+  return {
+    action: "webhook.disabled",
+    target: webhookTarget(endpoint),
+    changes: { enabled: [true, false], disabled_reason: [endpoint.disabledReason, reason] },
+  };
+}

@@ -209,11 +209,13 @@ describe("setting a password from an invite link", () => {
 
   it("of two uses at once, exactly one sets the password", async () => {
     await signInAs("admin@acme.test");
-    const { token } = invited(await invite());
+    const { token, userId } = invited(await invite());
     const results = await Promise.all(
       ["first password!", "second password"].map((p) => acceptInvite(token, { password: p, confirmation: p })),
     );
     expect(results.map((r) => r.status).sort()).toEqual(["done", "used"]);
+    const accepted = { action: "member.invite_accepted", targetId: userId };
+    expect(await (await prisma()).auditEvent.count({ where: accepted })).toBe(1);
   });
 
   it("refuses an expired link, and an unknown or malformed one, setting nothing", async () => {
@@ -241,6 +243,18 @@ describe("setting a password from an invite link", () => {
     expect(await lookupInvite(first.token)).toEqual({ status: "unknown" });
     const p = { password: "correct horse battery", confirmation: "correct horse battery" };
     expect(await acceptInvite(token, p)).toEqual({ status: "done", email: first.email });
+    // Both changes are in the audit log (decisions.md, Audit log): the renewal by the Owner, the password set by the
+    // person themselves; a password only as "changed".
+    const owner = await userByEmail("owner@acme.test");
+    const entries = await (await prisma()).auditEvent.findMany({
+      where: { targetType: "user", targetId: first.userId },
+      orderBy: { id: "asc" },
+    });
+    expect(entries.map((e) => [e.action, e.actorId, e.via, e.changes])).toEqual([
+      ["member.invited", owner.id, "web", expect.anything()],
+      ["member.invite_renewed", owner.id, "web", {}],
+      ["member.invite_accepted", first.userId, "web", { password: "changed" }],
+    ]);
     // Someone with a password needs no link.
     expect(await renewInviteAction(idle, form({ userId: String(first.userId) }))).toEqual({
       status: "error",
