@@ -1,6 +1,6 @@
 // Creating and updating jobs. Rules zod cannot see (references to other records, dates against stored dates) are
 // checked here and are 422s.
-import { jobCreated, jobUpdated } from "@/lib/audit/entries";
+
 import { recordAudit } from "@/lib/audit/mutations";
 import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
@@ -9,6 +9,7 @@ import { type FieldErrors, forbidden, unknownIdErrors, validationFailed } from "
 import { withoutUndefined } from "@/lib/core/validation";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { eventReader, recordEvent, type Tx } from "@/lib/webhooks/outbox";
+import { jobCreated, jobUpdated } from "./audit";
 import { loadJob } from "./queries";
 import type { CreateJobBody, UpdateJobBody } from "./schemas";
 import { serializeJob } from "./serialize";

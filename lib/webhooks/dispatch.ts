@@ -3,9 +3,10 @@
 // (410 disables the endpoint; five days of failures disable it; after the last attempt the delivery has failed).
 // Runs right after a write (lib/api/route.ts, through Next's after()), from the cron route on Vercel, and from an
 // in-process timer on one machine (timer.ts).
-import { webhookDisabled } from "@/lib/audit/entries";
+
 import { auditedChange, systemActor } from "@/lib/audit/mutations";
 import { prisma } from "@/lib/db/client";
+import { webhookDisabled } from "./audit";
 import {
   FAILING_DISABLES_AFTER_MS,
   MAX_ATTEMPTS,
