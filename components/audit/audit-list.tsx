@@ -3,7 +3,7 @@ import { type AuditEventOutput, describeAuditEvent, valueText } from "@/lib/audi
 import { AUDIT_PATH } from "@/lib/paths";
 import { focusRing } from "../styles";
 
-const VIA: Record<AuditEventOutput["via"], string> = { api: "API", web: "web", cli: "command line" };
+const VIA: Record<AuditEventOutput["via"], string> = { api: "API", web: "web", cli: "command line", system: "the app" };
 
 function when(iso: string, timezone: string) {
   return new Date(iso).toLocaleString("en-GB", { timeZone: timezone, dateStyle: "medium", timeStyle: "medium" });

@@ -7,20 +7,48 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_BODY_DEPTH = 32;
 
 /**
- * Query parameters as an object for zod. `key[]` and repeated `key` become arrays; a key that appears once is a
- * string, so a schema that wants one value rejects a repeated key instead of picking one silently.
+ * Query parameters of a URL's query string (`?a=1&b=2`) as an object for zod. `key[]` and repeated `key` become arrays;
+ * a key that appears once is a string, so a schema that wants one value rejects a repeated key instead of picking one
+ * silently. A value that is not UTF-8 once its %-escapes are decoded is a 422 naming its parameter: URLSearchParams
+ * would turn it into U+FFFD silently (decisions.md, Wire format).
  */
-export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
+export function queryObject(search: string): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
-  for (const rawKey of new Set(params.keys())) {
+  for (const pair of search.replace(/^\?/, "").split("&")) {
+    if (pair === "") continue;
+    const at = pair.indexOf("=");
+    // A key that is not UTF-8 names no parameter: ignored like any unknown one.
+    const rawKey = percentDecoded(at === -1 ? pair : pair.slice(0, at));
+    if (rawKey === null) continue;
     const isArray = rawKey.endsWith("[]");
     const key = isArray ? rawKey.slice(0, -2) : rawKey;
-    const values = params.getAll(rawKey);
+    const value = percentDecoded(at === -1 ? "" : pair.slice(at + 1));
+    if (value === null) throw invalidField(key, "Must be valid UTF-8 text once its %-escapes are decoded.");
     const existing = query[key];
-    const merged = existing === undefined ? values : [...[existing].flat(), ...values];
-    query[key] = isArray || merged.length > 1 || existing !== undefined ? merged : merged[0];
+    query[key] = existing === undefined ? (isArray ? [value] : value) : [...[existing].flat(), value];
   }
   return query;
+}
+
+/**
+ * A query component decoded as URLSearchParams decodes it (`+` is a space; a `%` not followed by two hex digits stays
+ * as it is), or null when the bytes it spells are not UTF-8.
+ */
+function percentDecoded(component: string): string | null {
+  const text = component.replaceAll("+", " ");
+  if (!text.includes("%")) return text;
+  const source = Buffer.from(text, "utf8");
+  const bytes: number[] = [];
+  for (let i = 0; i < source.length; i++) {
+    const escaped = source[i] === 0x25 && /^[0-9a-fA-F]{2}$/.test(source.toString("latin1", i + 1, i + 3));
+    bytes.push(escaped ? Number.parseInt(source.toString("latin1", i + 1, i + 3), 16) : source[i]);
+    if (escaped) i += 2;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(Uint8Array.from(bytes));
+  } catch {
+    return null;
+  }
 }
 
 /**

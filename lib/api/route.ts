@@ -202,7 +202,7 @@ function answerWith(spec: AnyEndpoint): Answer {
     if (spec.permission) requirePermission(caller, spec.permission);
     const params = await context.params;
     const record = spec.load ? await spec.load(caller, params) : undefined;
-    const query = spec.query ? parseInput(spec.query, queryObject(new URL(request.url).searchParams)) : undefined;
+    const query = spec.query ? parseInput(spec.query, queryObject(new URL(request.url).search)) : undefined;
     const json = spec.body ? await readJsonObject(request) : undefined;
     if (json) refuseUnreadableLinks(caller, json);
     const body = spec.body ? parseInput(spec.body, json) : undefined;

@@ -67,6 +67,9 @@ export const cliActor = (tenantId: number): Actor => ({
   address: null,
 });
 
+/** The app itself, acting on a firm's records (the webhook delivery runner disabling an endpoint). */
+export const systemActor = (tenantId: number): Actor => ({ ...cliActor(tenantId), via: "system" });
+
 /** Who acts: an API caller, or anything that already says (a web page's person, the command line). */
 export type Acting = Caller | { actor: Actor };
 
@@ -91,6 +94,33 @@ export function recordAudit(db: Writer, acting: Acting, ...entries: AuditEntry[]
            e.target_type, e.target_uuid, e.target_id, e.target_name, e.changes, ${address}
     FROM (VALUES ${Prisma.join(rows)}) AS e (action, target_type, target_uuid, target_id, target_name, changes)
     LEFT JOIN users u ON u.tenant_id = ${tenantId} AND u.id = ${userId}::int`);
+}
+
+/** What a change did, and the entries that record it: none only when it changed nothing (e.g. it lost a race). */
+export interface Audited<R> {
+  result: R;
+  entries: AuditEntry[];
+}
+
+/** A client that runs interactive transactions (tenant-scoped or not). */
+interface Transactional<Tx extends Writer> {
+  $transaction<R>(work: (tx: Tx) => Promise<R>): Promise<R>;
+}
+
+/**
+ * Writes a change and its audit entries in one transaction: `change` makes the writes and answers what it did with the
+ * entries that record it, so a change cannot be written here without saying what its entries are.
+ */
+export async function auditedChange<Tx extends Writer, R>(
+  db: Transactional<Tx>,
+  acting: Acting,
+  change: (tx: Tx) => Promise<Audited<R>>,
+): Promise<R> {
+  return db.$transaction(async (tx) => {
+    const { result, entries } = await change(tx);
+    if (entries.length) await recordAudit(tx, acting, ...entries);
+    return result;
+  });
 }
 
 /**

@@ -17,11 +17,14 @@ export const AUDIT_ACTIONS = [
   "webhook.deleted",
   "webhook.secret_rotated",
   "webhook.tested",
+  "webhook.disabled",
   "token.created",
   "token.deleted",
   "token.revoked",
   "member.created",
   "member.invited",
+  "member.invite_renewed",
+  "member.invite_accepted",
   "member.role_changed",
   "member.client_access_changed",
   "member.groups_changed",
@@ -39,8 +42,11 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const TARGET_TYPES = ["client", "contact", "job", "webhook", "token", "user", "tenant"] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
 
-/** How the actor acted: through the API with a token, on the web pages, or from the operator's command line. */
-export const VIAS = ["api", "web", "cli"] as const;
+/**
+ * How the actor acted: through the API with a token, on the web pages, from the operator's command line, or the
+ * app itself (the webhook delivery runner disabling an endpoint).
+ */
+export const VIAS = ["api", "web", "cli", "system"] as const;
 export type Via = (typeof VIAS)[number];
 
 /** What an entry says changed: `[before, after]` per field (API field names); a secret's field says only "changed". */
@@ -103,8 +109,11 @@ export const auditEventObject = component(
           .strictObject({ type: z.literal("user"), id: z.number().int() })
           .describe("A user by id only: the token has no access to users"),
         z.object({ type: z.literal("cli") }),
+        z.object({ type: z.literal("system") }),
       ])
-      .describe("Who acted: a user of the firm (as named when they acted), or the operator's command line"),
+      .describe(
+        "Who acted: a user of the firm (as named when they acted), the operator's command line, or the app itself (the webhook delivery runner)",
+      ),
     via: z.enum(VIAS),
     token: z
       .object({ id: z.number().int(), name: z.string() })

@@ -19,7 +19,7 @@ export function serializeAuditEvent(row: AuditEvent): AuditEventOutput {
     action: row.action as AuditEventOutput["action"],
     actor:
       row.actorId === null
-        ? { type: "cli" }
+        ? { type: row.via === "system" ? "system" : "cli" }
         : { type: "user", id: row.actorId, name: row.actorName ?? "", email: row.actorEmail ?? "" },
     via: row.via as AuditEventOutput["via"],
     token: row.tokenId === null ? null : { id: row.tokenId, name: row.tokenName ?? "" },
@@ -77,10 +77,13 @@ const NOUNS: Record<AuditEventOutput["target"]["type"], string> = {
 const VERBS: Partial<Record<AuditEventOutput["action"], string>> = {
   "webhook.deleted": "deleted {target}",
   "webhook.tested": "sent a test event to {target}",
+  "webhook.disabled": "disabled {target}",
   "token.deleted": "deleted {target}",
   "token.revoked": "revoked {target}",
   "member.created": "added {target} to the firm",
   "member.invited": "invited {target} to the firm",
+  "member.invite_renewed": "made a new invite link for {target}",
+  "member.invite_accepted": "accepted the invite and set a password",
   "member.archived": "archived {target}",
   "member.unarchived": "unarchived {target}",
   "password.changed": "changed the password of {target}",
@@ -115,9 +118,15 @@ function changesText(changes: Changes, target: string): string {
   return `changed ${listText(parts)}`;
 }
 
+const ACTOR_NAMES: Partial<Record<AuditEventOutput["actor"]["type"], string>> = {
+  cli: "The command line",
+  system: "Webhook delivery",
+};
+
 /** The entry as a sentence: "Olivia Owner changed the city of Acme Ltd from Leeds to York, with token 'Invoicing'". */
 export function describeAuditEvent(event: AuditEventOutput): string {
-  const actor = event.actor.type === "cli" ? "The command line" : event.actor.name || event.actor.email;
+  const actor =
+    ACTOR_NAMES[event.actor.type] ?? (event.actor.type === "user" ? event.actor.name || event.actor.email : "");
   const noun = NOUNS[event.target.type];
   const target = noun ? `${noun} ${event.target.name}` : event.target.name;
   const verb = VERBS[event.action];

@@ -1,9 +1,9 @@
 // Creating and updating clients. Every write of one request happens in one transaction: on any failure nothing is
 // written. Rules zod cannot see (references to other records, uniqueness) are checked here and are 422s.
 
-import { clientCreated, clientUpdated, contactCreated } from "@/lib/audit/entries";
 import { recordAudit } from "@/lib/audit/mutations";
 import type { Caller } from "@/lib/auth/caller";
+import { contactCreated } from "@/lib/contacts/audit";
 import { loadContact } from "@/lib/contacts/queries";
 import { serializeContact } from "@/lib/contacts/serialize";
 import { type FieldErrors, unknownIdErrors, validationFailed } from "@/lib/core/errors";
@@ -12,6 +12,7 @@ import type { TenantDb } from "@/lib/db/tenant";
 import { withUniqueFields } from "@/lib/db/unique";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { eventReader, recordEvent } from "@/lib/webhooks/outbox";
+import { clientCreated, clientUpdated } from "./audit";
 import { type FieldDefinition, parseCustomValues, tenantCustomFields } from "./custom-fields";
 import { loadClient } from "./queries";
 import type { CreateClientBody, UpdateClientBody } from "./schemas";

@@ -1,6 +1,5 @@
 // Creating and updating contacts, each request in one transaction.
 
-import { contactCreated, contactUpdated } from "@/lib/audit/entries";
 import { recordAudit } from "@/lib/audit/mutations";
 import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
@@ -9,6 +8,7 @@ import { withoutUndefined } from "@/lib/core/validation";
 import { withUniqueFields } from "@/lib/db/unique";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { eventReader, recordEvent, type Tx } from "@/lib/webhooks/outbox";
+import { contactCreated, contactUpdated } from "./audit";
 import { loadContact } from "./queries";
 import type { CreateContactBody, UpdateContactBody } from "./schemas";
 import { serializeContact } from "./serialize";

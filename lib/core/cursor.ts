@@ -1,4 +1,5 @@
-// Opaque cursors of cursor pages (decisions.md, Integrations): the sort key values of a row at a page's edge and the
+// Opaque cursors of cursor pages (decisions.md, Integrations): the sort key values of a row at a page's edge (a long
+// text value as a reference to that row instead, so that a cursor's length is bounded whatever the data) and the
 // direction to read from it, signed with HMAC-SHA256 together with a hash of the list, its normalized query (filters,
 // sort, page size) and the tenant and user that made it, so that a cursor is refused (422) when tampered with, used
 // on another list or with other filters, or sent by another caller.
@@ -18,9 +19,31 @@ function secret(): string {
 /** A position in a list: the values of its order's columns at one row, in order (dates as ISO strings). */
 export type Position = (string | number | null)[];
 
+/** In a cursor's position, in place of a key's value: "the value of the row with this id" (read back in SQL). */
+export interface RowReference {
+  row: number;
+}
+
+/** A position as a cursor holds it: each key's value, or a reference to the row for a value too long to carry. */
+export type CursorPosition = (Position[number] | RowReference)[];
+
+export const isRowReference = (value: CursorPosition[number]): value is RowReference =>
+  value !== null && typeof value === "object";
+
+/**
+ * The longest value a cursor carries, as JSON: any longer text (150 control characters are 900 as JSON) is carried as
+ * a reference to its row, and a cursor stays far below the 1,000 characters a query's cursor may have.
+ */
+const LONGEST_CARRIED = 64;
+
+/** A row's position as a cursor carries it: `id` (the row's) in place of any value too long to carry. */
+export function carriedPosition(position: Position, id: number): CursorPosition {
+  return position.map((value) => (JSON.stringify(value).length > LONGEST_CARRIED ? { row: id } : value));
+}
+
 /** Where a cursor leads: the rows after its position (a next page) or the rows before it (a previous page). */
 export interface CursorTarget {
-  position: Position;
+  position: CursorPosition;
   before: boolean;
 }
 
@@ -72,5 +95,5 @@ export function decodeCursor(cursor: string, binding: string, length: number): C
   const decoded: { after?: unknown; before?: unknown } = JSON.parse(Buffer.from(payload, "base64url").toString());
   const position = decoded.before ?? decoded.after;
   if (!Array.isArray(position) || position.length !== length) throw refused();
-  return { position: position as Position, before: decoded.before !== undefined };
+  return { position: position as CursorPosition, before: decoded.before !== undefined };
 }

@@ -69,11 +69,10 @@ export const queryInt = (bounds: z.ZodNumber) =>
     bounds.meta({ pattern: QUERY_INT.source }),
   );
 
+/** A yes or no given as query text: exactly `true` or `false` (decisions.md, Wire format), as documented. */
 export const queryBoolean = () =>
   documentedAs(
-    z
-      .enum(["true", "false", "1", "0"], { error: "Must be true or false." })
-      .transform((v) => v === "true" || v === "1"),
+    z.enum(["true", "false"], { error: "Must be true or false." }).transform((v) => v === "true"),
     z.boolean(),
   );
 

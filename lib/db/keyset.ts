@@ -3,17 +3,23 @@
 // Prisma's own `cursor` option re-reads the cursor's row; this filter needs only the position's values.
 import {
   type CursorOwner,
+  type CursorPosition,
   type CursorTarget,
+  carriedPosition,
   cursorBinding,
   decodeCursor,
   encodeCursor,
+  isRowReference,
   type Position,
+  type RowReference,
 } from "@/lib/core/cursor";
+import { validationFailed } from "@/lib/core/errors";
 import type { CursorPage, WirePage } from "@/lib/core/pagination";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { readRows } from "./client";
 import { atPath, fieldPath, type ListOrder } from "./search-page";
 import type { TenantScope } from "./tenant";
-import { type SqlKey, type SqlOrder, type WireList, wireKeysetPage } from "./wire-list";
+import { type EdgeRow, type SqlKey, type SqlOrder, tenantRows, type WireList, wireKeysetPage } from "./wire-list";
 
 const isNull = (column: string, nullWhen?: string) => atPath(fieldPath(nullWhen ?? column), null);
 const notNull = (column: string, nullWhen?: string) => atPath(fieldPath(nullWhen ?? column), { not: null });
@@ -26,7 +32,9 @@ const equals = ([column, , , nullWhen]: ListOrder[number], value: Position[numbe
  * c2 past v2, and so on. After a value of a nulls-last column lie the greater (or smaller) values and every null,
  * after a null no value of it; before a value lie only values, before a null every value.
  */
-export function keysetPast(order: ListOrder, { position, before }: CursorTarget) {
+export function keysetPast(order: ListOrder, target: CursorTarget) {
+  const { before } = target;
+  const position = carriedValues(target.position);
   const branches = order.flatMap(([column, direction, nulls, nullWhen], i) => {
     const value = position[i];
     const earlier = order.slice(0, i).map((earlierColumn, j) => equals(earlierColumn, position[j]));
@@ -50,11 +58,28 @@ function leadingBound(order: ListOrder, position: Position, before: boolean) {
   return atPath(path, { [(direction === "asc") !== before ? "gte" : "lte"]: position[0] });
 }
 
-/** keysetPast as a SQL condition on the row `t`: the same branches and the same leading bound. */
-export function keysetPastSql(order: SqlOrder, { position, before }: CursorTarget): Prisma.Sql {
+/**
+ * The values of a position a list read by Prisma made: its keys (times, ids) are never long, so its cursors carry no
+ * row reference (and one could only be forged, which the signature refuses).
+ */
+function carriedValues(position: CursorPosition): Position {
+  if (position.some(isRowReference)) throw new Error("A cursor of a list read by Prisma holds a row reference");
+  return position as Position;
+}
+
+/**
+ * keysetPast as a SQL condition on the row `t`: the same branches and the same leading bound. A value the cursor
+ * carries as a reference to its row is read back from that row (`readBack`).
+ */
+export function keysetPastSql(
+  order: SqlOrder,
+  { position, before }: CursorTarget,
+  readBack: (key: SqlKey, reference: RowReference) => Prisma.Sql,
+): Prisma.Sql {
   const column = (key: SqlKey) => Prisma.raw(key.sql);
-  const value = (key: SqlKey, v: Position[number]) => Prisma.sql`CAST(${v} AS ${Prisma.raw(key.kind)})`;
-  const equals = (key: SqlKey, v: Position[number]) =>
+  const value = (key: SqlKey, v: CursorPosition[number]) =>
+    isRowReference(v) ? readBack(key, v) : Prisma.sql`CAST(${v} AS ${Prisma.raw(key.kind)})`;
+  const equals = (key: SqlKey, v: CursorPosition[number]) =>
     v === null ? Prisma.sql`${column(key)} IS NULL` : Prisma.sql`${column(key)} = ${value(key, v)}`;
   const all = (parts: Prisma.Sql[]) => (parts.length ? Prisma.join(parts, " AND ") : Prisma.sql`TRUE`);
   const branches = order.flatMap((key, i) => {
@@ -106,9 +131,25 @@ export async function readWireCursorPage(
   perPage: number,
 ): Promise<WirePage> {
   const cursor = openCursor(scope, name, query, perPage, list.order.length);
-  const past = cursor.target && keysetPastSql(list.order, cursor.target);
+  const ofRow = (row: number) => tenantRows(scope, list.table, [Prisma.sql`t.id = ${row}`]);
+  const reference = cursor.target?.position.find(isRowReference);
+  // A row gone since its cursor was made has no values to read back: the walk starts again rather than ends early.
+  if (reference && !(await readRows(Prisma.sql`SELECT 1 ${ofRow(reference.row)}`)).length)
+    throw validationFailed({ cursor: ["The record this cursor stood at is gone: start again with cursor= (empty)."] });
+  const past =
+    cursor.target &&
+    keysetPastSql(
+      list.order,
+      cursor.target,
+      (key, { row }) => Prisma.sql`(SELECT ${Prisma.raw(key.sql)} ${ofRow(row)})`,
+    );
   const page = await wireKeysetPage(scope, list, past, perPage, cursor.before);
-  return { json: page.json, more: page.more, ...cursor.edges(page.found > perPage, page.first, page.last) };
+  const carried = (edge: EdgeRow | null) => edge && carriedPosition(edge.position, edge.id);
+  return {
+    json: page.json,
+    more: page.more,
+    ...cursor.edges(page.found > perPage, carried(page.first), carried(page.last)),
+  };
 }
 
 /** The cursor a page was asked with (none for the first), and the cursors of its neighbours once it is read. */
@@ -126,11 +167,11 @@ function openCursor(
     target,
     before,
     /** `more`: another page follows in the direction read; `first` and `last`: the page's edge rows' positions. */
-    edges(more: boolean, first: Position | null, last: Position | null): Omit<CursorPage<unknown>, "rows"> {
+    edges(more: boolean, first: CursorPosition | null, last: CursorPosition | null): Omit<CursorPage<unknown>, "rows"> {
       // Laravel's rule: a page read forward has a previous page unless it is the first; one read backward, a next page.
       const hasNext = before || more;
       const hasPrev = before ? more : target !== undefined;
-      const cursorAt = (position: Position | null, towardsStart: boolean) =>
+      const cursorAt = (position: CursorPosition | null, towardsStart: boolean) =>
         position ? encodeCursor({ position, before: towardsStart }, binding) : null;
       return {
         perPage,

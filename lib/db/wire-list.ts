@@ -186,12 +186,18 @@ export async function wireOffsetPage(
   return { ...pageRows(scope, list, row), total: row.total };
 }
 
-/** A keyset page as PostgreSQL found it: its rows' JSON, how many rows it found, and its edges' positions. */
+/** A row at a page's edge: its position in the list's order, and its id. */
+export interface EdgeRow {
+  position: Position;
+  id: number;
+}
+
+/** A keyset page as PostgreSQL found it: its rows' JSON, how many rows it found, and its edge rows. */
 export interface WireKeysetPage extends PageRows {
   /** Rows found past the position, up to one more than the page holds. */
   found: number;
-  first: Position | null;
-  last: Position | null;
+  first: EdgeRow | null;
+  last: EdgeRow | null;
 }
 
 /** A key of the page `p` as a cursor's position holds it: times and dates as ISO 8601, decimals as strings. */
@@ -206,7 +212,7 @@ function positionSql({ kind }: SqlKey, i: number) {
 /**
  * Up to `take` rows past a position (`past`, a condition on `t`: lib/db/keyset.ts), in the list's order or, with
  * `reversed`, read in its exact reverse; one more is looked for, to learn whether another page follows that way.
- * The rows' JSON is in the list's order either way; `first` and `last` are the positions of its first and last row.
+ * The rows' JSON is in the list's order either way; `first` and `last` are its first and last row.
  */
 export async function wireKeysetPage(
   scope: TenantScope,
@@ -215,7 +221,7 @@ export async function wireKeysetPage(
   take: number,
   reversed: boolean,
 ): Promise<WireKeysetPage> {
-  const positions = Prisma.raw(`json_build_array(${list.order.map(positionSql).join(", ")})::text`);
+  const positions = Prisma.raw(`json_build_array(${[...list.order.map(positionSql), "p.id"].join(", ")})::text`);
   const [row] = await readRows<FirstRows<{ found: number; first: string | null; last: string | null }>>(Prisma.sql`
     WITH found AS (
       SELECT ${keyColumns(list.order)} ${tenantRows(scope, list.table, past ? [...list.where, past] : list.where)}
@@ -224,6 +230,10 @@ export async function wireKeysetPage(
     ${pageJson(scope, list)}, (SELECT count(*)::int FROM found) AS found,
       (SELECT ${positions} FROM numbered p WHERE p.n = 1) AS first,
       (SELECT ${positions} FROM numbered p WHERE p.n = (SELECT max(n) FROM numbered)) AS last`);
-  const position = (text: string | null) => (text === null ? null : (JSON.parse(text) as Position));
-  return { ...pageRows(scope, list, row), found: row.found, first: position(row.first), last: position(row.last) };
+  const edge = (text: string | null): EdgeRow | null => {
+    if (text === null) return null;
+    const values = JSON.parse(text) as Position;
+    return { position: values.slice(0, -1), id: values.at(-1) as number };
+  };
+  return { ...pageRows(scope, list, row), found: row.found, first: edge(row.first), last: edge(row.last) };
 }

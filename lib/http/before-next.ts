@@ -5,8 +5,13 @@
 //   /api/v1/webhooks//test` must not land on another route.
 // - the API's limit of requests in flight and its queue (lib/api/in-flight.ts): a request waits for its place before
 //   Next has read anything of it, and a refused one costs microseconds rather than a request through Next.
+// - what only the framework or a trusted proxy may say of a request (request-target.ts), a method Next does not route
+//   (api-methods.ts) and a request Node cannot parse (client-error.ts): JSON answers, never text or a redirect.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import { mayRefuseMethod, refusedApiMethod } from "./api-methods";
 import { refusedApiPath, underApiV1 } from "./api-path";
+import { answerClientError } from "./client-error";
+import { clearRequestTarget } from "./request-target";
 import { API_HEADERS } from "./security-headers";
 
 /**
@@ -36,11 +41,20 @@ export function installBeforeNext(frontDoor: FrontDoor) {
   const emit = http.Server.prototype.emit;
   http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
     const handOn = () => emit.apply(this, [event, ...args] as Parameters<typeof emit>);
+    if (event === "clientError") {
+      answerClientError(...(args as Parameters<typeof answerClientError>));
+      return true;
+    }
     if (event === "request") {
       const [request, response] = args as [IncomingMessage, ServerResponse];
+      clearRequestTarget(request);
       const refused = refusedBeforeNext(request.url ?? "/");
       if (refused) {
         void answer(response, refused);
+        return true;
+      }
+      if (mayRefuseMethod(request.method ?? "", request.url ?? "/")) {
+        void refuseMethodOrPass(request, response, () => frontDoor(request, response, handOn));
         return true;
       }
       frontDoor(request, response, handOn);
@@ -48,6 +62,13 @@ export function installBeforeNext(frontDoor: FrontDoor) {
     }
     return handOn();
   } as typeof emit;
+}
+
+async function refuseMethodOrPass(request: IncomingMessage, response: ServerResponse, pass: () => void) {
+  const refused = await refusedApiMethod(request.method ?? "", request.url ?? "/");
+  if (!refused) return pass();
+  for (const [name, value] of Object.entries(API_HEADERS)) refused.headers.set(name, value);
+  await answer(response, refused);
 }
 
 async function answer(response: ServerResponse, refused: Response) {

@@ -1,6 +1,6 @@
 // Creating and updating jobs. Rules zod cannot see (references to other records, dates against stored dates) are
 // checked here and are 422s.
-import { jobCreated, jobUpdated } from "@/lib/audit/entries";
+
 import { recordAudit } from "@/lib/audit/mutations";
 import type { Caller } from "@/lib/auth/caller";
 import { visibleClients } from "@/lib/auth/visibility";
@@ -9,6 +9,7 @@ import { type FieldErrors, forbidden, unknownIdErrors, validationFailed } from "
 import { withoutUndefined } from "@/lib/core/validation";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { eventReader, recordEvent, type Tx } from "@/lib/webhooks/outbox";
+import { jobCreated, jobUpdated } from "./audit";
 import { loadJob } from "./queries";
 import type { CreateJobBody, UpdateJobBody } from "./schemas";
 import { serializeJob } from "./serialize";
@@ -22,8 +23,7 @@ async function jobEventData(caller: Caller, tx: Tx, id: number, now: Date) {
  * Looks up what the input refers to, and throws one 422 naming every field that names something the tenant does not
  * have or the caller cannot see (plus `extra` findings of the caller's own).
  */
-async function checkReferences(caller: Caller, input: UpdateJobBody, extra: FieldErrors = {}) {
-  const { db } = caller;
+async function checkReferences(caller: Caller, db: Tx, input: UpdateJobBody, extra: FieldErrors = {}) {
   const tagIds = [...new Set(input.tags ?? [])];
   const clients = visibleClients(caller);
   const [client, status, assignee, tags] = await Promise.all([
@@ -70,7 +70,7 @@ const completionDate = (caller: Caller, now: Date) => toDbDate(todayIn(caller.us
  * webhook events (job.completed too when it is created completed).
  */
 export async function createJob(caller: Caller, input: CreateJobBody, now = new Date()): Promise<number> {
-  const { client, status, assignee, tagIds } = await checkReferences(caller, input);
+  const { client, status, assignee, tagIds } = await checkReferences(caller, caller.db, input);
   const completed = status?.isCompleted ?? false;
   const tenantId = caller.tenant.id;
   return caller.db.$transaction(async (tx) => {
@@ -120,14 +120,16 @@ function dateOrderErrors(input: UpdateJobBody, stored: { startDate: Date | null;
 /**
  * decisions.md: a user whose client access is limited may change a job's assignees only when the job's client is
  * visible to them through that access. Following the job, or being assigned to it, gives no right: an assignment
- * feeds `assigned_clients`, so it would hand them (or whoever they add) the job's client.
+ * feeds `assigned_clients`, so it would hand them (or whoever they add) the job's client. Judged on the stored job in
+ * the write's transaction with its row locked (lockedJob), before any change: neither a client_uuid in the same body
+ * nor a move of the job committed meanwhile by someone else can put it under another client than the one judged.
  */
-async function assertMayChangeAssignees(caller: Caller, jobId: number, assignee: number | null) {
+async function assertMayChangeAssignees(caller: Caller, tx: Tx, jobId: number, assignee: number | null) {
   const clients = visibleClients(caller);
   if (!clients) return;
   const userId = caller.user.id;
   // Sending the assignees the job has (a client writing back what it read) changes nothing.
-  const current = await caller.db.jobAssignee.findMany({ where: { jobId }, select: { userId: true } });
+  const current = await tx.jobAssignee.findMany({ where: { jobId }, select: { userId: true } });
   if (current.map((a) => a.userId).join() === (assignee === null ? "" : String(assignee))) return;
   // assigned_clients counts this job's own assignment too: only the account manager, or another job, gives access.
   const throughAccess: Prisma.ClientWhereInput =
@@ -139,7 +141,7 @@ async function assertMayChangeAssignees(caller: Caller, jobId: number, assignee:
           ],
         }
       : clients;
-  if (!(await caller.db.job.count({ where: { id: jobId, client: throughAccess } })))
+  if (!(await tx.job.count({ where: { id: jobId, client: throughAccess } })))
     throw forbidden("You may change this job's assignees only if your client access includes its client.");
 }
 
@@ -149,31 +151,31 @@ async function assertMayChangeAssignees(caller: Caller, jobId: number, assignee:
  * the sets. One transaction.
  */
 export async function updateJob(caller: Caller, id: number, input: UpdateJobBody, now = new Date()): Promise<void> {
-  const { db } = caller;
-  if (input.user_id !== undefined) await assertMayChangeAssignees(caller, id, input.user_id);
-  const stored = await db.job.findFirstOrThrow({
-    where: { id },
-    select: { startDate: true, dueDate: true, isCompleted: true },
-  });
-  const { client, status, assignee, tagIds } = await checkReferences(caller, input, dateOrderErrors(input, stored));
-
-  const completed = input.status === undefined ? undefined : (status?.isCompleted ?? false);
-  const data = withoutUndefined<Prisma.JobUncheckedUpdateInput>({
-    name: input.name,
-    description: input.description === undefined ? undefined : (input.description ?? ""),
-    clientId: input.client_uuid === undefined ? undefined : (client?.id ?? null),
-    statusId: input.status === undefined ? undefined : (status?.id ?? null),
-    startDate: dateUpdate(input.start_date),
-    dueDate: dateUpdate(input.due_date),
-    internalDueDate: dateUpdate(input.internal_due_date),
-    extendedDueDate: dateUpdate(input.extended_due_date),
-    estimatedHours: input.estimated_hours === undefined ? undefined : (input.estimated_hours?.toFixed(2) ?? null),
-    isCompleted: completed,
-    completedDate:
-      completed === undefined ? undefined : completedDateUpdate(caller, completed, stored.isCompleted, now),
-  });
   const tenantId = caller.tenant.id;
-  await db.$transaction(async (tx) => {
+  await caller.db.$transaction(async (tx) => {
+    const stored = await lockedJob(tx, tenantId, id);
+    if (input.user_id !== undefined) await assertMayChangeAssignees(caller, tx, id, input.user_id);
+    const { client, status, assignee, tagIds } = await checkReferences(
+      caller,
+      tx,
+      input,
+      dateOrderErrors(input, stored),
+    );
+    const completed = input.status === undefined ? undefined : (status?.isCompleted ?? false);
+    const data = withoutUndefined<Prisma.JobUncheckedUpdateInput>({
+      name: input.name,
+      description: input.description === undefined ? undefined : (input.description ?? ""),
+      clientId: input.client_uuid === undefined ? undefined : (client?.id ?? null),
+      statusId: input.status === undefined ? undefined : (status?.id ?? null),
+      startDate: dateUpdate(input.start_date),
+      dueDate: dateUpdate(input.due_date),
+      internalDueDate: dateUpdate(input.internal_due_date),
+      extendedDueDate: dateUpdate(input.extended_due_date),
+      estimatedHours: input.estimated_hours === undefined ? undefined : (input.estimated_hours?.toFixed(2) ?? null),
+      isCompleted: completed,
+      completedDate:
+        completed === undefined ? undefined : completedDateUpdate(caller, completed, stored.isCompleted, now),
+    });
     await recordAudit(tx, caller, await jobUpdated(tx, id, input));
     await tx.job.update({ where: { tenantId_id: { tenantId, id } }, data });
     if (input.user_id !== undefined) {
@@ -188,4 +190,10 @@ export async function updateJob(caller: Caller, id: number, input: UpdateJobBody
     if (completed && !stored.isCompleted)
       await recordEvent(tx, tenantId, "job.completed", () => jobEventData(caller, tx, id, now), now);
   });
+}
+
+/** The job's row, locked until the transaction ends, with what an update checks against. */
+async function lockedJob(tx: Tx, tenantId: number, id: number) {
+  await tx.$queryRaw`SELECT 1 FROM jobs WHERE tenant_id = ${tenantId} AND id = ${id} FOR UPDATE`;
+  return tx.job.findFirstOrThrow({ where: { id }, select: { startDate: true, dueDate: true, isCompleted: true } });
 }

@@ -41,18 +41,21 @@ export async function collectRefusal<T>(fields: Record<string, string[]>, check:
   }
 }
 
-/** The signed-in person may not manage the firm's people (their role lacks `users.manage`, read afresh). */
-export class TeamPermissionError extends Error {
-  constructor() {
-    super("Your role does not allow managing the firm's people.");
-    this.name = "TeamPermissionError";
-  }
-}
-
 /** A team page request that cannot be done as asked: a message per form field (or `form`), for the person. */
 export class TeamInputError extends Error {
   constructor(readonly fields: Partial<Record<string, string>>) {
     super(Object.values(fields).join(" "));
     this.name = "TeamInputError";
+  }
+}
+
+/**
+ * The signed-in person may not manage the firm's people (their role lacks `users.manage`, read afresh): a form only
+ * someone else's page shows, so forged. Refused like any request that cannot be done, with a message the page shows.
+ */
+export class TeamPermissionError extends TeamInputError {
+  constructor() {
+    super({ form: "Your role does not allow managing the firm's people." });
+    this.name = "TeamPermissionError";
   }
 }

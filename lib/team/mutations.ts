@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { z } from "zod";
 import { changesBetween } from "@/lib/audit/entries";
-import { type AuditEntry, cliActor, recordAudit, webActor } from "@/lib/audit/mutations";
+import { type AuditEntry, auditedChange, cliActor, recordAudit, webActor } from "@/lib/audit/mutations";
 import { prisma } from "@/lib/db/client";
 import { tenantDb } from "@/lib/db/tenant";
 import { violatedUniqueConstraint } from "@/lib/db/unique";
@@ -313,10 +313,11 @@ export async function renewInvite(actor: TeamActor, rawUserId: unknown): Promise
   if (member.archivedDate) throw new TeamInputError({ form: `${member.name} is archived: unarchive them first.` });
   if (member.passwordHash) throw new TeamInputError({ form: `${member.name} has already set a password.` });
   const invite = newInvite(actor.tenantId, member.id);
-  await db.$transaction([
-    db.userInvite.deleteMany({ where: { userId: member.id, usedAt: null } }),
-    db.userInvite.create({ data: invite.row }),
-  ]);
+  await auditedChange(db, { actor: await webActor(actor) }, async (tx) => {
+    await tx.userInvite.deleteMany({ where: { userId: member.id, usedAt: null } });
+    await tx.userInvite.create({ data: invite.row });
+    return { result: undefined, entries: [memberEntry("member.invite_renewed", member)] };
+  });
   const { email } = await db.user.findFirstOrThrow({ where: { id: member.id }, select: { email: true } });
   return { userId: member.id, name: member.name, email, token: invite.token, expiresAt: invite.expiresAt };
 }
@@ -432,24 +433,28 @@ export async function acceptInvite(token: string, raw: unknown): Promise<AcceptI
   const { invite } = found;
   const db = tenantDb(client, invite.tenantId);
   const now = new Date();
-  const claimed = await db
-    .$transaction(async (tx) => {
-      const { count } = await tx.userInvite.updateMany({
-        where: { id: invite.id, usedAt: null, expiresAt: { gt: now } },
-        data: { usedAt: now },
-      });
-      if (count !== 1) return false;
-      const updated = await tx.user.updateMany({
-        where: { id: invite.userId, archivedDate: null, passwordHash: null },
-        data: { passwordHash, sessionVersion: { increment: 1 } },
-      });
-      if (updated.count !== 1) throw new InviteRaceLost();
-      return true;
-    })
-    .catch((error) => {
-      if (error instanceof InviteRaceLost) return false;
-      throw error;
+  const acting = { actor: await webActor({ tenantId: invite.tenantId, userId: invite.userId }) };
+  const claimed = await auditedChange(db, acting, async (tx) => {
+    const { count } = await tx.userInvite.updateMany({
+      where: { id: invite.id, usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
     });
+    if (count !== 1) return { result: false, entries: [] };
+    const updated = await tx.user.updateMany({
+      where: { id: invite.userId, archivedDate: null, passwordHash: null },
+      data: { passwordHash, sessionVersion: { increment: 1 } },
+    });
+    if (updated.count !== 1) throw new InviteRaceLost();
+    const member = await tx.user.findFirstOrThrow({
+      where: { id: invite.userId },
+      select: { id: true, firstname: true, lastname: true },
+    });
+    const accepted = { ...memberEntry("member.invite_accepted", member), changes: { password: "changed" as const } };
+    return { result: true, entries: [accepted] };
+  }).catch((error) => {
+    if (error instanceof InviteRaceLost) return false;
+    throw error;
+  });
   if (!claimed) return { status: "used" };
   return { status: "done", email: found.person.email };
 }

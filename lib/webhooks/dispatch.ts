@@ -3,7 +3,10 @@
 // (410 disables the endpoint; five days of failures disable it; after the last attempt the delivery has failed).
 // Runs right after a write (lib/api/route.ts, through Next's after()), from the cron route on Vercel, and from an
 // in-process timer on one machine (timer.ts).
+
+import { auditedChange, systemActor } from "@/lib/audit/mutations";
 import { prisma } from "@/lib/db/client";
+import { webhookDisabled } from "./audit";
 import {
   FAILING_DISABLES_AFTER_MS,
   MAX_ATTEMPTS,
@@ -183,17 +186,22 @@ async function deliver(row: Claimed, send: Sender, now: () => Date): Promise<boo
   const failingSince = endpoint.failingSince ?? at;
   const failedTooLong = at.getTime() - failingSince.getTime() >= FAILING_DISABLES_AFTER_MS;
   if (gone || failedTooLong) {
-    await db.webhookEndpoint.updateMany({
-      where: { ...key, id: endpoint.id, enabled: true },
-      data: { enabled: false, disabledReason: gone ? "gone" : "failing", failingSince },
-    });
-    await db.webhookDelivery.updateMany({
-      where: { ...key, endpointId: endpoint.id, status: "pending" },
-      data: {
-        status: "failed",
-        nextAttemptAt: null,
-        error: gone ? "The receiver answered 410 Gone: endpoint disabled." : "Failing for 5 days: endpoint disabled.",
-      },
+    const reason = gone ? "gone" : "failing";
+    // Disabled once, by whichever attempt gets there first: only that one records it.
+    await auditedChange(db, { actor: systemActor(row.tenant_id) }, async (tx) => {
+      const { count } = await tx.webhookEndpoint.updateMany({
+        where: { ...key, id: endpoint.id, enabled: true },
+        data: { enabled: false, disabledReason: reason, failingSince },
+      });
+      await tx.webhookDelivery.updateMany({
+        where: { ...key, endpointId: endpoint.id, status: "pending" },
+        data: {
+          status: "failed",
+          nextAttemptAt: null,
+          error: gone ? "The receiver answered 410 Gone: endpoint disabled." : "Failing for 5 days: endpoint disabled.",
+        },
+      });
+      return { result: undefined, entries: count ? [webhookDisabled(endpoint, reason)] : [] };
     });
   } else if (!endpoint.failingSince) {
     await db.webhookEndpoint.updateMany({

@@ -1,11 +1,12 @@
 // Managing a firm's webhook endpoints (permission webhooks.manage, checked by the route). Secrets are made here and
 // answered only by create and rotate.
-import { webhookAction, webhookCreated, webhookUpdated } from "@/lib/audit/entries";
+
 import { type Acting, recordAudit } from "@/lib/audit/mutations";
 import { notFound, validationFailed } from "@/lib/core/errors";
 import type { TenantDb, TenantScope } from "@/lib/db/tenant";
 import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { FULL_ACCESS, type TokenAccess } from "@/lib/tokens/access";
+import { webhookAction, webhookCreated, webhookUpdated } from "./audit";
 import { deliverDue } from "./dispatch";
 import { MAX_ENDPOINTS, TEST_EVENT } from "./events";
 import { newMessageId } from "./outbox";

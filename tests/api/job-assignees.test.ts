@@ -103,4 +103,48 @@ describe("changing a job's assignees with limited client access", () => {
     const standard = await userByEmail("standard@acme.test");
     expect((await put("standard@acme.test", job.uuid, { user_id: standard.id })).status).toBe(200);
   });
+
+  it("moving the job to a client they see and assigning in one PUT is judged on the stored client: 403", async () => {
+    const user = await userByEmail(CONTRACTOR);
+    const hidden = await hiddenClientOf(CONTRACTOR);
+    const db = await prisma();
+    const managed = await db.client.create({
+      data: { tenantId: acme, name: "Theirs to move to", accountManagerId: user.id },
+    });
+    const job = await db.job.create({
+      data: { tenantId: acme, name: "Walked", clientId: hidden.id, followers: { create: [{ userId: user.id }] } },
+    });
+    const res = await put(CONTRACTOR, job.uuid, { client_uuid: managed.uuid, user_id: user.id });
+    expect(res.status).toBe(403);
+    expect(await assigneesOf(job.id)).toEqual([]);
+    expect((await db.job.findUniqueOrThrow({ where: { tenantId_id: { tenantId: acme, id: job.id } } })).clientId).toBe(
+      hidden.id,
+    );
+  });
+
+  // A race only a server with concurrent connections has: on the embedded database one transaction runs at a time.
+  it.skipIf(!process.env.DATABASE_URL)(
+    "is judged with the job's row locked: a move to a hidden client committed meanwhile is seen, 403",
+    async () => {
+      const user = await userByEmail(CONTRACTOR);
+      const other = await userByEmail("standard@acme.test");
+      const hidden = await hiddenClientOf(CONTRACTOR);
+      const db = await prisma();
+      const managed = await db.client.create({
+        data: { tenantId: acme, name: "Managed, then not", accountManagerId: user.id },
+      });
+      const job = await db.job.create({ data: { tenantId: acme, name: "Moved meanwhile", clientId: managed.id } });
+      let answer: ReturnType<typeof put> | undefined;
+      // An Owner's move of the job to a client the contractor cannot see, holding the row while the PUT comes in.
+      await db.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM jobs WHERE tenant_id = ${acme} AND id = ${job.id} FOR UPDATE`;
+        answer = put(CONTRACTOR, job.uuid, { user_id: other.id });
+        await new Promise((r) => setTimeout(r, 700));
+        await tx.job.update({ where: { tenantId_id: { tenantId: acme, id: job.id } }, data: { clientId: hidden.id } });
+      });
+      const res = await answer!;
+      expect(res.status).toBe(403);
+      expect(await assigneesOf(job.id)).toEqual([]);
+    },
+  );
 });

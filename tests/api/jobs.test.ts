@@ -203,7 +203,7 @@ describe("GET /jobs: filters", () => {
       },
     ],
     ["exclude_subtasks", () => ({ query: "exclude_subtasks=true", expected: (j) => j.parentId === null })],
-    ["exclude_client_requests", () => ({ query: "exclude_client_requests=1", expected: (j) => !j.isClientRequest })],
+    ["exclude_client_requests", () => ({ query: "exclude_client_requests=true", expected: (j) => !j.isClientRequest })],
     [
       "several filters together",
       () => ({

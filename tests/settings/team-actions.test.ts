@@ -209,11 +209,13 @@ describe("setting a password from an invite link", () => {
 
   it("of two uses at once, exactly one sets the password", async () => {
     await signInAs("admin@acme.test");
-    const { token } = invited(await invite());
+    const { token, userId } = invited(await invite());
     const results = await Promise.all(
       ["first password!", "second password"].map((p) => acceptInvite(token, { password: p, confirmation: p })),
     );
     expect(results.map((r) => r.status).sort()).toEqual(["done", "used"]);
+    const accepted = { action: "member.invite_accepted", targetId: userId };
+    expect(await (await prisma()).auditEvent.count({ where: accepted })).toBe(1);
   });
 
   it("refuses an expired link, and an unknown or malformed one, setting nothing", async () => {
@@ -241,6 +243,18 @@ describe("setting a password from an invite link", () => {
     expect(await lookupInvite(first.token)).toEqual({ status: "unknown" });
     const p = { password: "correct horse battery", confirmation: "correct horse battery" };
     expect(await acceptInvite(token, p)).toEqual({ status: "done", email: first.email });
+    // Both changes are in the audit log (decisions.md, Audit log): the renewal by the Owner, the password set by the
+    // person themselves; a password only as "changed".
+    const owner = await userByEmail("owner@acme.test");
+    const entries = await (await prisma()).auditEvent.findMany({
+      where: { targetType: "user", targetId: first.userId },
+      orderBy: { id: "asc" },
+    });
+    expect(entries.map((e) => [e.action, e.actorId, e.via, e.changes])).toEqual([
+      ["member.invited", owner.id, "web", expect.anything()],
+      ["member.invite_renewed", owner.id, "web", {}],
+      ["member.invite_accepted", first.userId, "web", { password: "changed" }],
+    ]);
     // Someone with a password needs no link.
     expect(await renewInviteAction(idle, form({ userId: String(first.userId) }))).toEqual({
       status: "error",
@@ -447,27 +461,44 @@ describe("who may manage the team", () => {
 
     const target = await userByEmail("assigned@acme.test");
     const ownTarget = { userId: String(target.id) };
+    // A forged action is refused with a message the page shows (the form's `form` error), logged as a refusal: no
+    // error thrown (Next would answer it with a 500) and nothing logged as an error.
+    const refused = "Your role does not allow managing the firm's people.";
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const error = vi.spyOn(console, "error");
     for (const email of ["standard@acme.test", "viewer@acme.test"]) {
       await signInAs(email);
       await expect(listTeam(await user(email))).rejects.toThrow(TeamPermissionError);
       const before = await userCount();
-      await expect(invite({ email: `${email}.friend@acme.test` })).rejects.toThrow(TeamPermissionError);
-      await expect(renewInviteAction(idle, form(ownTarget))).rejects.toThrow(TeamPermissionError);
-      await expect(
-        updateMemberAction(form({ ...ownTarget, roleId: await roleId(ACME, "Admin"), clientAccess: "all" })),
-      ).rejects.toThrow(TeamPermissionError);
-      await expect(archiveMemberAction(form(ownTarget))).rejects.toThrow(TeamPermissionError);
-      await expect(
-        unarchiveMemberAction(form({ userId: String((await userByEmail("archived@acme.test")).id) })),
-      ).rejects.toThrow(TeamPermissionError);
+      expect(await invite({ email: `${email}.friend@acme.test` })).toMatchObject({
+        status: "invalid",
+        errors: { form: refused },
+      });
+      expect(await renewInviteAction(idle, form(ownTarget))).toEqual({ status: "error", message: refused });
+      const memberRefusal = { status: "error", message: refused, errors: { form: refused } };
+      expect(
+        await updateMemberAction(form({ ...ownTarget, roleId: await roleId(ACME, "Admin"), clientAccess: "all" })),
+      ).toEqual(memberRefusal);
+      expect(await archiveMemberAction(form(ownTarget))).toEqual(memberRefusal);
+      expect(
+        await unarchiveMemberAction(form({ userId: String((await userByEmail("archived@acme.test")).id) })),
+      ).toEqual(memberRefusal);
       // Not even to promote themselves.
       const self = await userByEmail(email);
-      await expect(
-        updateMemberAction(form({ userId: String(self.id), roleId: await roleId(ACME, "Admin"), clientAccess: "all" })),
-      ).rejects.toThrow(TeamPermissionError);
+      expect(
+        await updateMemberAction(
+          form({ userId: String(self.id), roleId: await roleId(ACME, "Admin"), clientAccess: "all" }),
+        ),
+      ).toEqual(memberRefusal);
       expect(await userCount()).toBe(before);
       expect(await userByEmail(email)).toEqual(self);
+      const logged = warn.mock.calls.map((args) => String(args[0])).filter((line) => line.includes(`user ${self.id} `));
+      expect(logged).toHaveLength(6);
+      for (const line of logged) expect(line).toMatch(/^Refused .*lacks users\.manage\.$/);
     }
+    expect(error).not.toHaveBeenCalled();
+    warn.mockRestore();
+    error.mockRestore();
     expect(await userByEmail("assigned@acme.test")).toEqual(target);
     expect((await userByEmail("archived@acme.test")).archivedDate).not.toBeNull();
   });

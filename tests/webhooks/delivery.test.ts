@@ -28,6 +28,13 @@ beforeAll(async () => {
 });
 afterAll(() => vi.unstubAllEnvs());
 
+/** The audit entries of the endpoint's being disabled, written with the change (decisions.md, Audit log). */
+const disabledEntries = async () =>
+  (await prisma()).auditEvent.findMany({
+    where: { action: "webhook.disabled", targetUuid: hook.uuid },
+    select: { via: true, actorId: true, changes: true },
+  });
+
 beforeEach(async () => {
   receiver = await startReceiver();
   const res = await call(webhooksRoute, "POST", "webhooks", {
@@ -133,6 +140,9 @@ describe("a delivery", () => {
       params: { uuid: hook.uuid },
     });
     expect(shown.body).toMatchObject({ enabled: false, disabled_reason: "gone" });
+    expect(await disabledEntries()).toEqual([
+      { via: "system", actorId: null, changes: { enabled: [true, false], disabled_reason: [null, "gone"] } },
+    ]);
   });
 
   it("five days of failures disable the endpoint", async () => {
@@ -149,6 +159,9 @@ describe("a delivery", () => {
     await deliverDue({ now: () => new Date(Date.now() + 10_000) });
     expect(await endpointRow()).toMatchObject({ enabled: false, disabledReason: "failing", failingSince: since });
     expect((await deliveriesOf())[0]).toMatchObject({ status: "failed" });
+    expect(await disabledEntries()).toEqual([
+      { via: "system", actorId: null, changes: { enabled: [true, false], disabled_reason: [null, "failing"] } },
+    ]);
   });
 
   it("an answer later than the timeout is a failure, retried", async () => {

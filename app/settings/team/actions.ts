@@ -7,7 +7,7 @@ import { revalidatePath } from "next/cache";
 import { requireSignedInUser } from "@/lib/auth/session";
 import { printedBaseUrl } from "@/lib/base-url";
 import { INVITE_PATH, TEAM_PATH } from "@/lib/paths";
-import { TeamInputError } from "@/lib/team/errors";
+import { TeamInputError, TeamPermissionError } from "@/lib/team/errors";
 import {
   archiveTeamMember,
   type InviteLink,
@@ -28,6 +28,17 @@ export type InviteState =
 export type MemberActionResult =
   | { status: "done"; message: string }
   | { status: "error"; message: string; errors?: Partial<Record<string, string>> };
+
+/**
+ * The refusal a failed action answers with, shown on the page: input that cannot be done, or a role without
+ * `users.manage` (a forged form), which is logged as a refusal. Anything else is a fault and goes on.
+ */
+function refusal(error: unknown, user: { tenantId: number; userId: number }, action: string): TeamInputError {
+  if (!(error instanceof TeamInputError)) throw error;
+  if (error instanceof TeamPermissionError)
+    console.warn(`Refused ${action}: user ${user.userId} of tenant ${user.tenantId} lacks users.manage.`);
+  return error;
+}
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
 const ids = (form: FormData, name: string) => form.getAll(name).map(String);
@@ -56,8 +67,7 @@ export async function inviteAction(_previous: InviteState, form: FormData): Prom
     revalidatePath(TEAM_PATH);
     return { status: "invited", ...shared(link) };
   } catch (error) {
-    if (error instanceof TeamInputError) return { status: "invalid", errors: error.fields, values };
-    throw error;
+    return { status: "invalid", errors: refusal(error, user, "team invite").fields, values };
   }
 }
 
@@ -71,25 +81,28 @@ export async function renewInviteAction(_previous: RenewState, form: FormData): 
     revalidatePath(TEAM_PATH);
     return { status: "invited", ...shared(link) };
   } catch (error) {
-    if (error instanceof TeamInputError) return { status: "error", message: error.message };
-    throw error;
+    return { status: "error", message: refusal(error, user, "invite renewal").message };
   }
 }
 
-async function answer(run: () => Promise<string>): Promise<MemberActionResult> {
+async function answer(
+  user: { tenantId: number; userId: number },
+  action: string,
+  run: () => Promise<string>,
+): Promise<MemberActionResult> {
   try {
     const message = await run();
     revalidatePath(TEAM_PATH);
     return { status: "done", message };
   } catch (error) {
-    if (error instanceof TeamInputError) return { status: "error", message: error.message, errors: error.fields };
-    throw error;
+    const refused = refusal(error, user, action);
+    return { status: "error", message: refused.message, errors: refused.fields };
   }
 }
 
 export async function updateMemberAction(form: FormData): Promise<MemberActionResult> {
   const user = await requireSignedInUser(TEAM_PATH);
-  return answer(async () => {
+  return answer(user, "member change", async () => {
     const changed = await updateTeamMember(user, {
       userId: form.get("userId"),
       roleId: text(form, "roleId"),
@@ -102,7 +115,7 @@ export async function updateMemberAction(form: FormData): Promise<MemberActionRe
 
 export async function archiveMemberAction(form: FormData): Promise<MemberActionResult> {
   const user = await requireSignedInUser(TEAM_PATH);
-  return answer(async () => {
+  return answer(user, "member archive", async () => {
     const archived = await archiveTeamMember(user, form.get("userId"));
     const tokens = archived.revokedTokens;
     return `${archived.name} is archived: signed out everywhere${tokens ? `, ${tokens} API token${tokens === 1 ? "" : "s"} revoked` : ""}.`;
@@ -111,7 +124,7 @@ export async function archiveMemberAction(form: FormData): Promise<MemberActionR
 
 export async function unarchiveMemberAction(form: FormData): Promise<MemberActionResult> {
   const user = await requireSignedInUser(TEAM_PATH);
-  return answer(async () => {
+  return answer(user, "member unarchive", async () => {
     const back = await unarchiveTeamMember(user, form.get("userId"));
     return back.needsInvite
       ? `${back.name} is back. They have no password yet: make them a new invite link.`

@@ -1,0 +1,31 @@
+// What a request says about itself that only the framework or a trusted proxy may say, cleared before Next reads it
+// (decisions.md, Wire format and Pagination):
+// - Next's internal request headers (`RSC: 1`, `Next-Router-*`, `Next-Action`, …) make it answer a route's request
+//   with a redirect to `?_rsc` or a page payload; an API request is never one of those.
+// - an absolute-form request target (`GET http://host/api/v1/me HTTP/1.1`) gets a text 308 from Next; RFC 9112 §3.2.2
+//   says a server takes it as the origin-form path with the target's authority as the Host.
+// - X-Forwarded-Proto, -Host and -Port sent by a client: Next builds request.url's scheme from X-Forwarded-Proto,
+//   which would put the client's choice in the links of answers. Only a trusted proxy's are kept; without one, Next
+//   fills them in from the connection itself.
+import type { IncomingMessage } from "node:http";
+import { behindTrustedProxy } from "@/lib/client-address";
+import { underApiV1 } from "./api-path";
+
+const FRAMEWORK_HEADERS = /^(rsc|next-action|next-url|next-hmr-refresh|next-router-.*)$/;
+const FORWARDED_ORIGIN_HEADERS = ["x-forwarded-proto", "x-forwarded-host", "x-forwarded-port"];
+
+/** Clears from a request what its sender may not decide, in place, before Next sees it. */
+export function clearRequestTarget(request: IncomingMessage) {
+  const target = request.url ?? "/";
+  if (!target.startsWith("/")) {
+    const absolute = URL.parse(target);
+    if (absolute && (absolute.protocol === "http:" || absolute.protocol === "https:")) {
+      request.url = absolute.pathname + absolute.search;
+      request.headers.host = absolute.host;
+    }
+  }
+  if (!behindTrustedProxy()) for (const name of FORWARDED_ORIGIN_HEADERS) delete request.headers[name];
+  if (underApiV1(request.url ?? "/")) {
+    for (const name of Object.keys(request.headers)) if (FRAMEWORK_HEADERS.test(name)) delete request.headers[name];
+  }
+}
