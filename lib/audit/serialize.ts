@@ -9,7 +9,7 @@ import type { auditEventObject, Changes, TargetType } from "./schemas";
 type ApiAuditEvent = z.output<typeof auditEventObject>;
 /** An entry with everything in it: what the settings page shows and the CSV holds. */
 export type AuditEventOutput = Omit<ApiAuditEvent, "actor" | "target"> & {
-  actor: { type: "user"; id: number; name: string; email: string } | { type: "cli" };
+  actor: { type: "user"; id: number; name: string; email: string } | { type: "cli" | "system" };
   target: ApiAuditEvent["target"] & { name: string };
 };
 
