@@ -78,6 +78,8 @@ class JsonResponse {
   ) {}
 }
 export const created = (body: unknown) => new JsonResponse(201, body);
+/** 202: the work asked for is recorded and runs after the answer (a webhook test's delivery). */
+export const accepted = (body: unknown) => new JsonResponse(202, body);
 
 /**
  * Builds all the exports of a route file from its endpoints:
