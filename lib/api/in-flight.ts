@@ -41,6 +41,8 @@ const ANONYMOUS = "anonymous";
 // door and the shutdown must see the one count and the one queue.
 interface InFlight {
   count: number;
+  /** Requests whose bodies are still arriving (not yet counted nor waiting). */
+  arriving: number;
   /** Requests in flight per tenant key. */
   holding: Map<string, number>;
   /** Waiting requests per tenant key, oldest first; a key's position is its turn among equals. */
@@ -54,6 +56,7 @@ interface InFlight {
 }
 const state: InFlight = ((globalThis as { __cjtInFlight?: InFlight }).__cjtInFlight ??= {
   count: 0,
+  arriving: 0,
   holding: new Map<string, number>(),
   queues: new Map<string, Waiting[]>(),
   waitingCount: 0,
@@ -139,7 +142,20 @@ function queueKey(request: IncomingMessage): string {
  */
 export function admitOrQueue(request: IncomingMessage, response: ServerResponse, pass: () => void) {
   if (!underApiV1(request.url ?? "/")) return pass();
-  whenBodyArrived(request, response, () => admitArrived(request, response, pass));
+  // Counted apart while its body arrives: a shutdown waits for it too (bounded by the body's deadline).
+  state.arriving++;
+  let arriving = true;
+  const arrived = () => {
+    if (!arriving) return;
+    arriving = false;
+    state.arriving--;
+    notifyIfIdle();
+  };
+  response.once("close", arrived);
+  whenBodyArrived(request, response, () => {
+    admitArrived(request, response, pass);
+    arrived();
+  });
 }
 
 function admitArrived(request: IncomingMessage, response: ServerResponse, pass: () => void) {
@@ -186,6 +202,14 @@ function enter(key: string, response: ServerResponse, pass: () => void) {
     queueMicrotask(leave);
     return result;
   } as typeof end;
+  // Likewise once a streamed answer (a long page) waits for its reader to take what was written: its statements run
+  // only as the reader drains it, so it holds nothing a place stands for while it waits.
+  const write = response.write;
+  response.write = function (this: ServerResponse, ...args: Parameters<typeof write>) {
+    const flushed = write.apply(this, args);
+    if (!flushed) queueMicrotask(leave);
+    return flushed;
+  } as typeof write;
   response.once("close", () => {
     clearTimeout(cut);
     leave();
@@ -238,8 +262,10 @@ function admitWaiting() {
   armDeadline();
 }
 
+const isIdle = () => state.count === 0 && state.waitingCount === 0 && state.arriving === 0;
+
 function notifyIfIdle() {
-  if (state.count === 0 && state.waitingCount === 0) for (const resolve of state.onIdle) resolve();
+  if (isIdle()) for (const resolve of state.onIdle) resolve();
 }
 
 /** Drops waiting requests whose callers have gone, and refuses those whose wait has run out. */
@@ -280,10 +306,10 @@ function armDeadline() {
   state.deadline.unref();
 }
 
-/** Resolves true once no API request is in flight or waiting, or false after `timeoutMs`. */
+/** Resolves true once no API request is arriving, in flight or waiting, or false after `timeoutMs`. */
 export function requestsDrained(timeoutMs: number): Promise<boolean> {
   dropDeparted();
-  if (state.count === 0 && state.waitingCount === 0) return Promise.resolve(true);
+  if (isIdle()) return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = (drained: boolean) => {
       clearTimeout(timer);

@@ -1,7 +1,7 @@
 // An API request's body is read at the front door, before the request is counted among those in flight
 // (lib/api/in-flight.ts): a place is for work, not for waiting on a client's network. The bytes that arrived are put
 // back at the front of the request's own stream (Readable.unshift, before its end is emitted), so that Next reads the
-// same IncomingMessage, now from memory. A body that has not arrived within API_BODY_DEADLINE_MS is a JSON 408.
+// same IncomingMessage, now from memory (the built server's tests send POST and PUT bodies through it). A body that has not arrived within API_BODY_DEADLINE_MS is a JSON 408.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { API_HEADERS } from "./security-headers";
 
@@ -63,7 +63,17 @@ export function whenBodyArrived(request: IncomingMessage, response: ServerRespon
     if (!request.complete && size <= READ_AHEAD_BYTES) return;
     done();
     if (size > 0) request.unshift(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    undisturb(request);
     arrived();
   }
   request.on("readable", read).once("close", done);
+}
+
+/**
+ * Next wraps the request in a web Request, which refuses a body stream already read from (stream.isDisturbed: "Response
+ * body object should not be disturbed or locked"). Every byte read was put back, so the stream is as good as unread:
+ * Node keeps that mark as a flag of the stream's state (Node 22 and 24), cleared here.
+ */
+function undisturb(request: IncomingMessage) {
+  (request as unknown as { _readableState: { dataEmitted: boolean } })._readableState.dataEmitted = false;
 }
