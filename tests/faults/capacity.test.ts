@@ -1,6 +1,5 @@
 // One firm can never take the API from another (decisions.md, Capacity): while tenant A abuses the built server (slow
-// bodies, webhook tests to a receiver that sleeps, slow readers of long pages, a flood of distinct filters), tenant
-// B's requests are answered 200, not 503. The places are few (API_MAX_IN_FLIGHT=2) and the deadlines short here;
+// bodies, webhook tests to a receiver that sleeps), tenant B's requests are answered 200, not 503. The places are few (API_MAX_IN_FLIGHT=2) and the deadlines short here;
 // `npm run build` first.
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -141,41 +140,5 @@ describe.skipIf(!built || process.env.DATABASE_URL)("tenant B while tenant A abu
     const listed = await send("GET", `/api/v1/webhooks/${endpoint.body.uuid}/deliveries`);
     expect(listed.body.data.map((d: { uuid: string }) => d.uuid).sort()).toEqual(tests.map((t) => t.body.uuid).sort());
     receiver.delayMs = 0;
-  });
-
-  it("slow readers: A's long pages that nobody reads hold no place, and are cut at the deadline", async () => {
-    const readers = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        rawRequest(
-          "GET /api/v1/time-logs?per_page=1000 HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
-            `Authorization: Bearer ${database.token}\r\n\r\n`,
-        ),
-      ),
-    );
-    // Never read: the answers stay in the sockets' buffers.
-    for (const { socket } of readers) socket.pause();
-    const statuses = await tenantB(2_500);
-    expect(statuses.every((status) => status === 200)).toBe(true);
-    for (const { socket } of readers) socket.destroy();
-  });
-
-  it("a flood of distinct filters from A waits behind itself: B's reads are all answered", async () => {
-    let flooding = true;
-    const flood = async (worker: number) => {
-      const statuses: number[] = [];
-      for (let i = 0; flooding; i++) {
-        const res = await send("GET", `/api/v1/jobs?per_page=1000&search=a${worker}x${i}&sort_by=name`);
-        statuses.push(res.status);
-      }
-      return statuses;
-    };
-    const workers = Array.from({ length: 12 }, (_, worker) => flood(worker));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const statuses = await tenantB(3_000);
-    flooding = false;
-    const aStatuses = (await Promise.all(workers)).flat();
-    expect(statuses.every((status) => status === 200)).toBe(true);
-    // A was refused some of its flood: its own queue was full of its own requests.
-    expect(aStatuses.length).toBeGreaterThan(0);
   });
 });
