@@ -1,23 +1,26 @@
 // The API requests (/api/v1) this instance is answering, admitted at the HTTP server before Next routes them
 // (lib/http/before-next.ts, installed by instrumentation.ts). A request is counted only once its body has arrived
-// (lib/http/body-arrival.ts) and leaves the count when its handler has ended its answer: a place is for work, never for
-// waiting on a client's network (decisions.md, Capacity). An answer its reader has not taken API_ANSWER_DEADLINE_MS
-// after admission is cut. At most API_MAX_IN_FLIGHT are handed to Next at once; the next ones wait for a place, and one that has waited API_MAX_QUEUE_MS (or is the oldest of more than
-// MAX_WAITING) is answered 503 with Retry-After. Waiting requests are served in order of arrival, unless the queue is
-// standing (its oldest has waited a fifth of the limit): then newest first, so that what is answered is answered
-// soon and the requests refused are the ones that would have waited longest (adaptive LIFO, as in Facebook's "Fail
-// at scale"). Waiting requests queue per tenant (known at the door from the bearer token's hash, remembered after
-// authentication; anything else waits in one anonymous queue), and a free place goes to the waiting tenant with the
-// fewest requests in flight, in turn among equals: a firm sending ten times its share waits behind its own requests,
-// and a firm alone may use every place. A request leaves when its answer is sent or its connection closes, so an aborted request does not stay
-// counted, nor waiting. A shutdown waits for the count and the queue to empty. Only a server admits: route handlers
-// called without one (the in-process tests) are not limited.
+// (lib/http/body-arrival.ts) and leaves the count when its handler has ended its answer, or when a streamed answer
+// waits for its reader: a place is for work, never for waiting on a client's network (decisions.md, Capacity). An
+// answer its reader has not taken API_ANSWER_DEADLINE_MS after admission is cut. At most API_MAX_IN_FLIGHT are handed
+// to Next at once; the next ones wait for a place, and one that has waited API_MAX_QUEUE_MS (or is the oldest of the
+// longest queue when more than MAX_WAITING wait) is answered 503 with Retry-After.
+// Waiting requests queue per tenant (known at the door from the bearer token's hash, remembered after authentication;
+// anything else waits in one anonymous queue, so a client cannot place itself in another firm's queue), and a free
+// place goes to the waiting tenant with the fewest requests in flight, in turn among equals: a firm sending ten times
+// its share waits behind its own requests, and a firm alone may use every place. Within a tenant's queue requests are
+// served in order of arrival, unless the queue is standing (its oldest has waited a fifth of the limit): then newest
+// first, so that what is answered is answered soon and the requests refused are the ones that would have waited
+// longest (adaptive LIFO, as in Facebook's "Fail at scale"). A request whose connection closes leaves the count or the
+// queue. A shutdown waits for the requests arriving, counted and waiting. Only a server admits: route handlers called
+// without one (the in-process tests) are not limited.
 // Measured at 4x the peak (bench/RESULTS.md, Overload): refusing at once let refused callers retry at once, and the
 // server spent its time refusing (58-71% of the peak answered); a bounded wait keeps the database busy with admitted
 // work. The default limit is 2 per CPU, at most the database pool's size: each admitted request needs a pooled
 // connection, and past that they only share the CPUs with PostgreSQL's busy backends and slow the event loop's own
 // accepting of new connections (2 CPUs, open loop at 1,056 requests/s: with 6 in flight the listen queue overflowed
-// and answered requests waited 2.4-5.6 s for their SYN to be retried, with 4 it did not, p99 0.45-0.7 s).
+// and answered requests waited 2.4-5.6 s for their SYN to be retried, with 4 it did not, p99 0.45-0.7 s). Because the
+// limit is at most the pool's size, the fair shares of places are fair shares of the database's connections too.
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { availableParallelism } from "node:os";
