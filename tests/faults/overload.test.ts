@@ -3,11 +3,19 @@
 // 500 ms), before Next's router, authentication or the database; the ones in flight finish normally, and a request
 // that ends in any way (answered, aborted, in flight or waiting) leaves the count. A stand-in for Next holds
 // the admitted requests in most tests here; the last runs the built server (`npm run build` first).
+
+import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism } from "node:os";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { admitOrQueue, inFlightLimit, queueWaitLimitMs, requestsDrained } from "@/lib/api/in-flight";
+import {
+  admitOrQueue,
+  inFlightLimit,
+  queueWaitLimitMs,
+  rememberTokenTenant,
+  requestsDrained,
+} from "@/lib/api/in-flight";
 import { apiRoute, endpoint } from "@/lib/api/route";
 import { poolConfig } from "@/lib/db/client";
 import { installBeforeNext } from "@/lib/http/before-next";
@@ -220,6 +228,33 @@ describe("the limit of API requests in flight, at the server", () => {
     expect(performance.now() - start).toBeGreaterThanOrEqual(450);
     releaseHeld();
     for (const { answer } of inFlight) expect((await answer).status).toBe(200);
+  });
+
+  it("serves tenants in turn: a free place goes to the tenant with the fewest in flight, not to the first waiting", async () => {
+    vi.stubEnv("API_MAX_IN_FLIGHT", "2");
+    vi.stubEnv("API_MAX_QUEUE_MS", "10000");
+    const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+    // As authentication does once each token is known: the door then queues them with their tenants.
+    rememberTokenTenant(createHash("sha256").update("token-of-a").digest("hex"), 1);
+    rememberTokenTenant(createHash("sha256").update("token-of-b").digest("hex"), 2);
+    holdRequests();
+    const holding = [0, 1].map(() => send("/api/v1/hold", bearer("token-of-a")));
+    await vi.waitFor(() => expect(reachedNext.filter((url) => url === "/api/v1/hold")).toHaveLength(2));
+    const waiting = [];
+    for (const name of ["a1", "a2", "a3", "b1"]) {
+      waiting.push(send(`/api/v1/next-${name}`, bearer(name.startsWith("a") ? "token-of-a" : "token-of-b")));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // A forged token is no tenant's: it waits in the anonymous queue, behind nobody's share but its own.
+    waiting.push(send("/api/v1/next-forged", bearer("token-of-nobody")));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    releaseHeld();
+    for (const { answer } of [...holding, ...waiting]) expect((await answer).status).toBe(200);
+    const order = reachedNext.filter((url) => url.startsWith("/api/v1/next-")).map((url) => url.slice(13));
+    // A held both places and B none: B's one request goes first, though it came after three of A's.
+    expect(order[0]).toBe("b1");
+    expect(order.filter((name) => name.startsWith("a"))).toEqual(["a1", "a2", "a3"]);
+    expect(order.indexOf("forged")).toBeLessThan(order.indexOf("a2"));
   });
 
   it("is off at API_MAX_IN_FLIGHT=0", async () => {
