@@ -6,7 +6,7 @@
 
 import { createHash } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { availableParallelism } from "node:os";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
@@ -27,6 +27,8 @@ let base: string;
 /** The requests the stand-in for Next was handed, and how to let the held ones answer. */
 let reachedNext: string[] = [];
 let releaseHeld = () => {};
+/** Told when the stand-in's big answer's connection closes. */
+let bigAnswerClosed: (() => void) | undefined;
 let held = Promise.resolve();
 
 function holdRequests() {
@@ -40,6 +42,10 @@ beforeAll(async () => {
   server = http.createServer(async (request, response) => {
     reachedNext.push(request.url!);
     if (request.url!.startsWith("/api/v1/hold")) await held;
+    if (request.url!.startsWith("/api/v1/big")) {
+      response.once("close", () => bigAnswerClosed?.());
+      return response.end(Buffer.alloc(32 * 1024 * 1024, "x"));
+    }
     response.writeHead(200, { "Content-Type": "application/json" }).end("{}");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -255,6 +261,34 @@ describe("the limit of API requests in flight, at the server", () => {
     expect(order[0]).toBe("b1");
     expect(order.filter((name) => name.startsWith("a"))).toEqual(["a1", "a2", "a3"]);
     expect(order.indexOf("forged")).toBeLessThan(order.indexOf("a2"));
+  });
+
+  it("frees the place of an answer its reader does not take, and cuts it at API_ANSWER_DEADLINE_MS", async () => {
+    vi.stubEnv("API_MAX_IN_FLIGHT", "1");
+    vi.stubEnv("API_MAX_QUEUE_MS", "2000");
+    vi.stubEnv("API_ANSWER_DEADLINE_MS", "1000");
+    const { port } = server.address() as AddressInfo;
+    const closed = new Promise<{ after: number }>((resolve) => {
+      const started = performance.now();
+      bigAnswerClosed = () => resolve({ after: performance.now() - started });
+    });
+    const reader = connect(port, "127.0.0.1");
+    reader.on("error", () => {});
+    reader.write("GET /api/v1/big HTTP/1.1\r\nHost: x\r\n\r\n");
+    reader.pause(); // never read: the 32 MB wait in the sockets' buffers
+    await vi.waitFor(() => expect(reachedNext).toContain("/api/v1/big"));
+    // The only place is free again: the handler ended its answer, and the rest is the network's.
+    const start = performance.now();
+    expect((await send("/api/v1/me").answer).status).toBe(200);
+    expect(performance.now() - start).toBeLessThan(1_000);
+    // Cut at the deadline (with no cut it would stay open as long as the reader does).
+    const { after } = await Promise.race([
+      closed,
+      new Promise<never>((_, fail) => setTimeout(() => fail(new Error("not cut")), 5_000)),
+    ]);
+    expect(after).toBeGreaterThanOrEqual(800);
+    expect(after).toBeLessThan(5_000);
+    reader.destroy();
   });
 
   it("is off at API_MAX_IN_FLIGHT=0", async () => {
