@@ -10,6 +10,7 @@ import { tenantDb } from "@/lib/db/tenant";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { hashToken, isWellFormedToken } from "@/lib/tokens";
 import type { TokenAccess } from "@/lib/tokens/access";
+import { rememberTokenTenant } from "./in-flight";
 
 /** One row of the authentication query: the token, its user's own fields (as the caller carries them), role and tenant. */
 type TokenOwnerRow = Omit<Caller["user"], "id"> & {
@@ -62,6 +63,8 @@ export async function authenticate(
       401,
       `Unauthenticated: this token expired on ${row.expiresAt.toISOString()}. Create a new one on the API tokens page.`,
     );
+  // The front door queues this token's next requests with its tenant's (lib/api/in-flight.ts, fair shares).
+  rememberTokenTenant(hash, row.tenantId);
 
   const address = clientAddress(headers);
   const now = Date.now();

@@ -1,22 +1,32 @@
 // The API requests (/api/v1) this instance is answering, admitted at the HTTP server before Next routes them
-// (lib/http/before-next.ts, installed by instrumentation.ts). At most API_MAX_IN_FLIGHT are handed to Next at once;
-// the next ones wait for a place, and one that has waited API_MAX_QUEUE_MS (or is the oldest of more than
-// MAX_WAITING) is answered 503 with Retry-After. Waiting requests are served in order of arrival, unless the queue is
-// standing (its oldest has waited a fifth of the limit): then newest first, so that what is answered is answered
-// soon and the requests refused are the ones that would have waited longest (adaptive LIFO, as in Facebook's "Fail
-// at scale"). A request leaves when its answer is sent or its connection closes, so an aborted request does not stay
-// counted, nor waiting. A shutdown waits for the count and the queue to empty. Only a server admits: route handlers
-// called without one (the in-process tests) are not limited.
+// (lib/http/before-next.ts, installed by instrumentation.ts). A request is counted only once its body has arrived
+// (lib/http/body-arrival.ts) and leaves the count when its handler has ended its answer, or when a streamed answer
+// waits for its reader: a place is for work, never for waiting on a client's network (decisions.md, Capacity). An
+// answer its reader has not taken API_ANSWER_DEADLINE_MS after admission is cut. At most API_MAX_IN_FLIGHT are handed
+// to Next at once; the next ones wait for a place, and one that has waited API_MAX_QUEUE_MS (or is the oldest of the
+// longest queue when more than MAX_WAITING wait) is answered 503 with Retry-After.
+// Waiting requests queue per tenant (known at the door from the bearer token's hash, remembered after authentication;
+// anything else waits in one anonymous queue, so a client cannot place itself in another firm's queue), and a free
+// place goes to the waiting tenant with the fewest requests in flight, in turn among equals: a firm sending ten times
+// its share waits behind its own requests, and a firm alone may use every place. Within a tenant's queue requests are
+// served in order of arrival, unless the queue is standing (its oldest has waited a fifth of the limit): then newest
+// first, so that what is answered is answered soon and the requests refused are the ones that would have waited
+// longest (adaptive LIFO, as in Facebook's "Fail at scale"). A request whose connection closes leaves the count or the
+// queue. A shutdown waits for the requests arriving, counted and waiting. Only a server admits: route handlers called
+// without one (the in-process tests) are not limited.
 // Measured at 4x the peak (bench/RESULTS.md, Overload): refusing at once let refused callers retry at once, and the
 // server spent its time refusing (58-71% of the peak answered); a bounded wait keeps the database busy with admitted
 // work. The default limit is 2 per CPU, at most the database pool's size: each admitted request needs a pooled
 // connection, and past that they only share the CPUs with PostgreSQL's busy backends and slow the event loop's own
 // accepting of new connections (2 CPUs, open loop at 1,056 requests/s: with 6 in flight the listen queue overflowed
-// and answered requests waited 2.4-5.6 s for their SYN to be retried, with 4 it did not, p99 0.45-0.7 s).
+// and answered requests waited 2.4-5.6 s for their SYN to be retried, with 4 it did not, p99 0.45-0.7 s). Because the
+// limit is at most the pool's size, the fair shares of places are fair shares of the database's connections too.
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { availableParallelism } from "node:os";
 import { poolConfig } from "@/lib/db/client";
 import { underApiV1 } from "@/lib/http/api-path";
+import { whenBodyArrived } from "@/lib/http/body-arrival";
 import { API_HEADERS } from "@/lib/http/security-headers";
 import { logThrottled, serviceUnavailable } from "./unavailable";
 
@@ -27,19 +37,34 @@ interface Waiting {
   admit: () => void;
 }
 
+/** The queue of requests whose tenant is not known at the door (no token, or one not yet seen authenticated). */
+const ANONYMOUS = "anonymous";
+
 // On globalThis: the built server may load this module more than once (each bundle its own copy), and both the front
 // door and the shutdown must see the one count and the one queue.
 interface InFlight {
   count: number;
-  queue: Waiting[];
+  /** Requests whose bodies are still arriving (not yet counted nor waiting). */
+  arriving: number;
+  /** Requests in flight per tenant key. */
+  holding: Map<string, number>;
+  /** Waiting requests per tenant key, oldest first; a key's position is its turn among equals. */
+  queues: Map<string, Waiting[]>;
+  waitingCount: number;
   /** The timer that refuses the oldest waiting request when its wait runs out. */
   deadline?: NodeJS.Timeout;
   onIdle: Set<() => void>;
+  /** Bearer token hash → tenant id, filled by authentication (rememberTokenTenant). */
+  tenantOfToken: Map<string, number>;
 }
-const state = ((globalThis as { __cjtInFlight?: InFlight }).__cjtInFlight ??= {
+const state: InFlight = ((globalThis as { __cjtInFlight?: InFlight }).__cjtInFlight ??= {
   count: 0,
-  queue: [],
+  arriving: 0,
+  holding: new Map<string, number>(),
+  queues: new Map<string, Waiting[]>(),
+  waitingCount: 0,
   onIdle: new Set(),
+  tenantOfToken: new Map<string, number>(),
 });
 
 /** API_MAX_IN_FLIGHT, else 2 per CPU and at most the size of the database pool; 0 for no limit. */
@@ -55,10 +80,17 @@ export function queueWaitLimitMs(): number {
   return Number(process.env.API_MAX_QUEUE_MS || 500);
 }
 
-/** At most this many requests wait; past it, the oldest is refused. */
+/** API_ANSWER_DEADLINE_MS: how long after admission an answer may take to be written and read (default 30 s). */
+export function answerDeadlineMs(): number {
+  return Number(process.env.API_ANSWER_DEADLINE_MS || 30_000);
+}
+
+/** At most this many requests wait; past it, the oldest of the longest queue is refused. */
 const MAX_WAITING = 1024;
 /** A queue whose oldest request has waited this share of API_MAX_QUEUE_MS is standing (see admitWaiting). */
 const STANDING_SHARE = 0.2;
+/** Tokens remembered at the door; past it the oldest is forgotten (its requests wait anonymously until seen again). */
+const MAX_REMEMBERED_TOKENS = 10_000;
 
 const overloaded = serviceUnavailable("overloaded");
 const OVERLOADED_BODY = JSON.stringify({ message: overloaded.message });
@@ -80,93 +112,207 @@ function refuse(response: ServerResponse) {
 /** A request still worth answering: its caller has not gone away. */
 const waiting = (entry: Waiting) => !entry.response.destroyed && !entry.response.writableEnded;
 
+/** The bearer token's hash, as authentication computes it (lib/tokens), or undefined. */
+function bearerHash(request: IncomingMessage): string | undefined {
+  const header = request.headers.authorization;
+  const token = header?.startsWith("Bearer ") ? header.slice(7).trim() : undefined;
+  return token ? createHash("sha256").update(token).digest("hex") : undefined;
+}
+
 /**
- * The front door's admission (lib/http/before-next.ts): an API request goes to Next (`pass`) at once while fewer than
- * the limit are in flight, else waits its turn; past its wait, or when the queue is standing, it is answered 503 here.
+ * Remembers the tenant of an authenticated token, for the door to queue that token's next requests with its tenant's.
+ * Only a token that authenticated is remembered: a client cannot name a tenant it holds no token of.
+ */
+export function rememberTokenTenant(tokenHash: string, tenantId: number) {
+  if (state.tenantOfToken.get(tokenHash) === tenantId) return;
+  state.tenantOfToken.set(tokenHash, tenantId);
+  if (state.tenantOfToken.size > MAX_REMEMBERED_TOKENS) {
+    state.tenantOfToken.delete(state.tenantOfToken.keys().next().value!);
+  }
+}
+
+/** The queue a request waits in: its token's tenant once authenticated, else the anonymous one. */
+function queueKey(request: IncomingMessage): string {
+  const hash = bearerHash(request);
+  const tenant = hash === undefined ? undefined : state.tenantOfToken.get(hash);
+  return tenant === undefined ? ANONYMOUS : `tenant:${tenant}`;
+}
+
+/**
+ * The front door (lib/http/before-next.ts): an API request's body is read first; then the request goes to Next
+ * (`pass`) at once while fewer than the limit are in flight, else waits its turn; past its wait, or when the queue is
+ * standing, it is answered 503 here.
  */
 export function admitOrQueue(request: IncomingMessage, response: ServerResponse, pass: () => void) {
   if (!underApiV1(request.url ?? "/")) return pass();
-  const limit = inFlightLimit();
-  if (limit <= 0) return enter(response, pass);
-  dropDeparted();
-  if (state.count < limit && state.queue.length === 0) return enter(response, pass);
-  if (queueWaitLimitMs() <= 0) return refuse(response);
-  const now = performance.now();
-  state.queue.push({ response, since: now, admit: () => enter(response, pass) });
-  if (state.queue.length > MAX_WAITING) refuse(state.queue.shift()!.response);
-  armDeadline();
+  // Counted apart while its body arrives: a shutdown waits for it too (bounded by the body's deadline).
+  state.arriving++;
+  let arriving = true;
+  const arrived = () => {
+    if (!arriving) return;
+    arriving = false;
+    state.arriving--;
+    notifyIfIdle();
+  };
+  response.once("close", arrived);
+  whenBodyArrived(request, response, () => {
+    admitArrived(request, response, pass);
+    arrived();
+  });
 }
 
-/** Counts the request in until its answer is sent or its connection closes, and hands it to Next. */
-function enter(response: ServerResponse, pass: () => void) {
+function admitArrived(request: IncomingMessage, response: ServerResponse, pass: () => void) {
+  if (response.destroyed) return;
+  const key = queueKey(request);
+  const limit = inFlightLimit();
+  if (limit <= 0) return enter(key, response, pass);
+  dropDeparted();
+  if (state.count < limit && state.waitingCount === 0) return enter(key, response, pass);
+  if (queueWaitLimitMs() <= 0) return refuse(response);
+  const queue = state.queues.get(key) ?? [];
+  state.queues.set(key, queue);
+  queue.push({ response, since: performance.now(), admit: () => enter(key, response, pass) });
+  state.waitingCount++;
+  if (state.waitingCount > MAX_WAITING) refuse(takeOldestOfLongestQueue().response);
+  admitWaiting();
+}
+
+/**
+ * Counts the request in, for its tenant, until its handler has ended the answer or its connection closes, and hands
+ * it to Next. Past API_ANSWER_DEADLINE_MS the connection is cut: a reader that does not take its answer frees the
+ * memory and whatever the answer still holds (a stream's connection).
+ */
+function enter(key: string, response: ServerResponse, pass: () => void) {
   state.count++;
+  state.holding.set(key, (state.holding.get(key) ?? 0) + 1);
   let counted = true;
+  const cut = setTimeout(() => response.destroy(), answerDeadlineMs());
+  cut.unref();
   const leave = () => {
     if (!counted) return;
     counted = false;
     state.count--;
+    const held = state.holding.get(key)! - 1;
+    if (held === 0) state.holding.delete(key);
+    else state.holding.set(key, held);
     admitWaiting();
   };
-  response.once("finish", leave).once("close", leave);
+  // The place is free once the answer is ended: what is left is the network's (the socket's buffers), bounded by `cut`.
+  const end = response.end;
+  response.end = function (this: ServerResponse, ...args: Parameters<typeof end>) {
+    const result = end.apply(this, args);
+    // Not from within end(): the request admitted next may end its own answer at once, and so on, a stack deep.
+    queueMicrotask(leave);
+    return result;
+  } as typeof end;
+  // Likewise once a streamed answer (a long page) waits for its reader to take what was written: its statements run
+  // only as the reader drains it, so it holds nothing a place stands for while it waits.
+  const write = response.write;
+  response.write = function (this: ServerResponse, ...args: Parameters<typeof write>) {
+    const flushed = write.apply(this, args);
+    if (!flushed) queueMicrotask(leave);
+    return flushed;
+  } as typeof write;
+  response.once("close", () => {
+    clearTimeout(cut);
+    leave();
+  });
   pass();
 }
 
-/** Fills the free places from the queue, oldest first; requests whose wait has run out are refused instead. */
+/** Takes the next waiting request of `key`'s queue: the oldest, or the newest once the queue is standing. */
+function takeFrom(key: string, queue: Waiting[], now: number, maxWait: number): Waiting {
+  // A queue that keeps requests waiting is standing: the newest is then served first, so that what is answered is
+  // answered soon, and the oldest, least likely to be served, are the ones refused when their wait runs out.
+  const standing = now - queue[0].since >= maxWait * STANDING_SHARE;
+  const entry = standing ? queue.pop()! : queue.shift()!;
+  state.waitingCount--;
+  // The tenant served goes to the back of the turn, behind the others with as few in flight.
+  state.queues.delete(key);
+  if (queue.length > 0) state.queues.set(key, queue);
+  return entry;
+}
+
+/** The waiting tenant with the fewest requests in flight; among equals, the first in turn. */
+function nextTenant(): [string, Waiting[]] | undefined {
+  let best: [string, Waiting[]] | undefined;
+  for (const [key, queue] of state.queues) {
+    if (!best || (state.holding.get(key) ?? 0) < (state.holding.get(best[0]) ?? 0)) best = [key, queue];
+  }
+  return best;
+}
+
+function takeOldestOfLongestQueue(): Waiting {
+  let longest: [string, Waiting[]] = state.queues.entries().next().value!;
+  for (const entry of state.queues) if (entry[1].length > longest[1].length) longest = entry;
+  const [key, queue] = longest;
+  const oldest = queue.shift()!;
+  state.waitingCount--;
+  if (queue.length === 0) state.queues.delete(key);
+  return oldest;
+}
+
+/** Fills the free places from the queues, fairly between tenants; requests whose wait has run out are refused. */
 function admitWaiting() {
   const limit = inFlightLimit();
   const maxWait = queueWaitLimitMs();
-  while (state.queue.length > 0 && (limit <= 0 || state.count < limit)) {
-    const now = performance.now();
-    const oldest = state.queue[0];
-    if (!waiting(oldest) || now - oldest.since >= maxWait) {
-      state.queue.shift();
-      if (waiting(oldest)) refuse(oldest.response);
-      continue;
-    }
-    // A queue that keeps requests waiting is standing: the newest is then served first, so that what is answered is
-    // answered soon, and the oldest, least likely to be served, are the ones refused when their wait runs out.
-    const standing = now - oldest.since >= maxWait * STANDING_SHARE;
-    const entry = standing ? state.queue.pop()! : state.queue.shift()!;
+  refuseExpired(performance.now(), maxWait);
+  while (state.waitingCount > 0 && (limit <= 0 || state.count < limit)) {
+    const [key, queue] = nextTenant()!;
+    const entry = takeFrom(key, queue, performance.now(), maxWait);
     if (waiting(entry)) entry.admit();
   }
   armDeadline();
 }
 
+const isIdle = () => state.count === 0 && state.waitingCount === 0 && state.arriving === 0;
+
 function notifyIfIdle() {
-  if (state.count === 0 && state.queue.length === 0) for (const resolve of state.onIdle) resolve();
+  if (isIdle()) for (const resolve of state.onIdle) resolve();
 }
 
-/** Drops the requests at the head of the queue whose callers have gone. */
+/** Drops waiting requests whose callers have gone, and refuses those whose wait has run out. */
+function refuseExpired(now: number, maxWait: number) {
+  for (const [key, queue] of state.queues) {
+    const kept = queue.filter((entry) => {
+      if (!waiting(entry)) return false;
+      if (now - entry.since < maxWait) return true;
+      refuse(entry.response);
+      return false;
+    });
+    state.waitingCount -= queue.length - kept.length;
+    if (kept.length === 0) state.queues.delete(key);
+    else state.queues.set(key, kept);
+  }
+}
+
+/** Drops the waiting requests whose callers have gone. */
 function dropDeparted() {
-  while (state.queue.length > 0 && !waiting(state.queue[0])) state.queue.shift();
+  refuseExpired(performance.now(), Number.POSITIVE_INFINITY);
 }
 
 /** Refuses the waiting requests whose wait has run out, then waits for the next one's. */
 function armDeadline() {
   clearTimeout(state.deadline);
   state.deadline = undefined;
-  dropDeparted();
-  const oldest = state.queue[0];
-  if (!oldest) return notifyIfIdle();
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const queue of state.queues.values()) oldest = Math.min(oldest, queue[0].since);
+  if (oldest === Number.POSITIVE_INFINITY) return notifyIfIdle();
   const maxWait = queueWaitLimitMs();
   state.deadline = setTimeout(
     () => {
-      const now = performance.now();
-      while (state.queue.length > 0 && now - state.queue[0].since >= maxWait) {
-        const entry = state.queue.shift()!;
-        if (waiting(entry)) refuse(entry.response);
-      }
+      refuseExpired(performance.now(), maxWait);
       armDeadline();
     },
-    Math.max(0, oldest.since + maxWait - performance.now()),
+    Math.max(0, oldest + maxWait - performance.now()),
   );
   state.deadline.unref();
 }
 
-/** Resolves true once no API request is in flight or waiting, or false after `timeoutMs`. */
+/** Resolves true once no API request is arriving, in flight or waiting, or false after `timeoutMs`. */
 export function requestsDrained(timeoutMs: number): Promise<boolean> {
   dropDeparted();
-  if (state.count === 0 && state.queue.length === 0) return Promise.resolve(true);
+  if (isIdle()) return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = (drained: boolean) => {
       clearTimeout(timer);

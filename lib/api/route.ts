@@ -83,6 +83,8 @@ class JsonResponse {
   ) {}
 }
 export const created = (body: unknown) => new JsonResponse(201, body);
+/** 202: the work asked for is recorded and runs after the answer (a webhook test's delivery). */
+export const accepted = (body: unknown) => new JsonResponse(202, body);
 
 /** The only paths that need no token resource: they are about the caller itself (decisions.md, "Tokens"). */
 export const SELF_PATHS = ["/me", "/token", "/token/requests"] as const;

@@ -160,20 +160,58 @@ async function readPlannedEachCall<Row>(pool: pg.Pool, text: string, values: unk
  * together on the transaction's one connection; node-postgres queues them itself, but warns at start-up's first
  * such write that this is deprecated ("client.query() when the client is already executing a query") and pg 9 drops
  * it. Queued here instead, each query starts (and its timeout runs) when the one before has finished.
+ * It also bounds the statements it keeps prepared (statementOptions): past DATABASE_PREPARED_STATEMENTS_MAX, the
+ * least recently used one is deallocated before another is prepared, so no sequence of distinct statements (a filter
+ * per combination of parameters) grows a PostgreSQL backend's memory without bound.
  */
 class SerialClient extends pg.Client {
   #tail: Promise<unknown> = Promise.resolve();
+  /** The names of the statements prepared on this connection, least recently used first. */
+  #prepared = new Map<string, true>();
 
   // biome-ignore lint/suspicious/noExplicitAny: pg's query() has a dozen overloads; all are passed through.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(...args: any[]): any {
     if (typeof args[0]?.submit === "function") return super.query(args[0], args[1], args[2]); // a stream or cursor
     const callback = typeof args.at(-1) === "function" ? args.pop() : undefined;
-    const run = this.#tail.then(() => super.query(args[0], args[1]));
+    const run = this.#tail.then(async () => super.query((await this.#withRoomFor(args[0])) as pg.QueryConfig, args[1]));
     this.#tail = run.catch(() => undefined);
     if (!callback) return run;
     run.then((result) => callback(null, result), callback);
   }
+
+  /** The query as sent: a named one after making room among the prepared statements, or unnamed if that failed. */
+  async #withRoomFor(query: unknown): Promise<unknown> {
+    const name = (query as { name?: unknown } | null)?.name;
+    if (typeof name !== "string") return query;
+    if (this.#prepared.delete(name)) {
+      this.#prepared.set(name, true);
+      return query;
+    }
+    // pg's own record of what it parsed on this connection (its Parse is skipped for a name found there).
+    const parsed = (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection
+      .parsedStatements;
+    while (this.#prepared.size >= preparedStatementsMax()) {
+      const [oldest] = this.#prepared.keys();
+      if (parsed[oldest] !== undefined) {
+        // Fails only in a transaction already failed: this query then fails too, and goes unnamed meanwhile.
+        const freed = await super.query(`DEALLOCATE "${oldest}"`).then(
+          () => true,
+          () => false,
+        );
+        if (!freed) return { ...(query as object), name: undefined };
+        delete parsed[oldest];
+      }
+      this.#prepared.delete(oldest);
+    }
+    this.#prepared.set(name, true);
+    return query;
+  }
+}
+
+/** DATABASE_PREPARED_STATEMENTS_MAX: how many statements a pooled connection keeps prepared (default 64). */
+export function preparedStatementsMax(): number {
+  return setting("DATABASE_PREPARED_STATEMENTS_MAX", 64);
 }
 
 /**
@@ -209,7 +247,7 @@ export function poolConfig(url: string): pg.PoolConfig {
     connectionString: url,
     Client: SerialClient,
     max: setting("DATABASE_POOL_SIZE", 10),
-    // A connection keeps every statement it prepared: replacing it now and then bounds what it holds.
+    // Replacing a connection now and then bounds what else a backend accumulates (its caches of the catalog).
     maxUses: 10_000,
     connectionTimeoutMillis: connectTimeout,
     ...(behindPgbouncer ? {} : { statement_timeout: statementTimeout }),

@@ -3,8 +3,8 @@
 // - `next start` redirects a path with `//` or `\` (a text 308 to the path with its slashes collapsed) before the proxy
 //   or any route runs; under /api/v1 that must be JSON instead (decisions.md, Wire format), and `POST
 //   /api/v1/webhooks//test` must not land on another route.
-// - the API's limit of requests in flight and its queue (lib/api/in-flight.ts): a request waits for its place before
-//   Next has read anything of it, and a refused one costs microseconds rather than a request through Next.
+// - the API's front door (lib/api/in-flight.ts): a request's body is read first, then it waits for its place, per
+//   tenant, before Next has seen it, and a refused one costs microseconds rather than a request through Next.
 // - what only the framework or a trusted proxy may say of a request (request-target.ts), a method Next does not route
 //   (api-methods.ts) and a request Node cannot parse (client-error.ts): JSON answers, never text or a redirect.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";

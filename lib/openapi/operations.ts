@@ -46,7 +46,7 @@ export interface Operation {
   query?: z.ZodObject;
   body?: z.ZodType;
   /** The answer, without a schema when it has no body (204); its example defaults to the schema's `.meta({ examples })`. */
-  response: { status: 200 | 201 | 204; schema?: z.ZodType; description: string; example?: unknown };
+  response: { status: 200 | 201 | 202 | 204; schema?: z.ZodType; description: string; example?: unknown };
   /**
    * Error statuses this operation can answer with, beyond the ones every operation can (401, 406, 414, 429, 503) and
    * those every operation with path parameters can (404, 405).
@@ -421,10 +421,15 @@ function webhookOperations(): Operation[] {
       tag,
       summary: "Send a test event",
       description:
-        "Sends a webhook.test event to the endpoint now, whatever it subscribes to, and answers the delivery after " +
-        "its first attempt (up to 15 s). A failed test is retried like any delivery.",
+        "Records a webhook.test event for the endpoint, whatever it subscribes to, and answers its delivery at once, " +
+        "before the first attempt (status pending, no attempts yet): the attempt follows within moments and shows " +
+        "in GET /webhooks/{uuid}/deliveries under the same uuid. A failed test is retried like any delivery.",
       params,
-      response: { status: 201, schema: deliveryObject, description: "The test delivery" },
+      response: {
+        status: 202,
+        schema: deliveryObject,
+        description: "The test delivery, recorded and not yet attempted",
+      },
       errors: [403, 404],
     },
     {

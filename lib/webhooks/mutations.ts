@@ -2,6 +2,7 @@
 // answered only by create and rotate.
 
 import { type Acting, recordAudit } from "@/lib/audit/mutations";
+import { defer } from "@/lib/core/deferred";
 import { notFound, validationFailed } from "@/lib/core/errors";
 import type { TenantDb, TenantScope } from "@/lib/db/tenant";
 import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
@@ -122,8 +123,10 @@ export async function rotateSecret(caller: Db, endpoint: WebhookEndpoint, now = 
 }
 
 /**
- * Sends a `webhook.test` event to the endpoint now (enabled or not, whatever it subscribes to) and answers the
- * delivery as it stands after the first attempt; a failure is retried like any other delivery.
+ * Records a `webhook.test` event for the endpoint (enabled or not, whatever it subscribes to) and answers its delivery
+ * as recorded, before any attempt: the attempt runs once the answer is sent (lib/core/deferred.ts; the webhook timer
+ * or cron route otherwise), so no request waits on the receiver (decisions.md, Capacity). It is delivered, retried and
+ * listed like any other delivery.
  */
 export async function sendTest(caller: Db, endpoint: WebhookEndpoint, now = new Date()) {
   const tenantId = caller.tenant.id;
@@ -132,7 +135,7 @@ export async function sendTest(caller: Db, endpoint: WebhookEndpoint, now = new 
     timestamp: now.toISOString(),
     data: { webhook_uuid: endpoint.uuid, message: "A test event: your endpoint receives and verifies webhooks." },
   });
-  const delivery = await caller.db
+  const recorded = await caller.db
     .$transaction(async (tx) => {
       const event = await tx.webhookEvent.create({
         data: { tenantId, msgId: newMessageId(), type: TEST_EVENT, body },
@@ -141,12 +144,12 @@ export async function sendTest(caller: Db, endpoint: WebhookEndpoint, now = new 
       await recordAudit(tx, caller, webhookAction("webhook.tested", endpoint));
       return tx.webhookDelivery.create({
         data: { tenantId, endpointId: endpoint.id, eventId: event.id },
-        select: { id: true },
+        include: DELIVERY_INCLUDE,
       });
     })
     .catch(goneMeanwhile);
-  await deliverDue({ tenantId, deliveryId: delivery.id });
-  return caller.db.webhookDelivery
-    .findFirstOrThrow({ where: { id: delivery.id }, include: DELIVERY_INCLUDE })
-    .catch(goneMeanwhile);
+  defer(`webhook-test:${recorded.id}`, async () => {
+    await deliverDue({ tenantId, deliveryId: recorded.id });
+  });
+  return recorded;
 }

@@ -233,7 +233,7 @@ describe("API writes are recorded with their actor, token, target and changes", 
     expect(rotation).toMatchObject({ target, changes: { secret: "changed" } });
     expect(JSON.stringify(await entries())).not.toContain(secret);
     expect(JSON.stringify(await entries())).not.toContain(rotated.body.secret);
-    expect((await on(testRoute, "POST", "/test")).status).toBe(201);
+    expect((await on(testRoute, "POST", "/test")).status).toBe(202);
     expect(await latest("webhook.tested")).toMatchObject({ target, changes: {} });
     expect((await on(webhookRoute, "DELETE")).status).toBe(204);
     expect(await latest("webhook.deleted")).toMatchObject({ target, changes: {} });

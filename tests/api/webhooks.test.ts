@@ -7,6 +7,7 @@ import * as webhookRoute from "@/app/api/v1/webhooks/[uuid]/route";
 import * as testRoute from "@/app/api/v1/webhooks/[uuid]/test/route";
 import * as webhooksRoute from "@/app/api/v1/webhooks/route";
 import { prisma } from "@/lib/db/client";
+import { deliverDue } from "@/lib/webhooks/dispatch";
 import { MAX_ENDPOINTS } from "@/lib/webhooks/events";
 import { call, type RouteModule, tokenFor } from "../support/api";
 import { type Receiver, startReceiver } from "../support/webhook-receiver";
@@ -41,6 +42,11 @@ const update = (uuid: string, body: unknown, token = owner) => on(webhookRoute, 
 const remove = (uuid: string, token = owner) => on(webhookRoute, "DELETE", uuid, "", token);
 const rotate = (uuid: string, token = owner) => on(rotateRoute, "POST", uuid, "/rotate-secret", token);
 const sendTest = (uuid: string, token = owner) => on(testRoute, "POST", uuid, "/test", token);
+/** The attempt the test route left for after its answer, made here as the webhook timer would. */
+const attempt = async (deliveryUuid: string) => {
+  const delivery = await (await prisma()).webhookDelivery.findFirstOrThrow({ where: { uuid: deliveryUuid } });
+  await deliverDue({ tenantId: delivery.tenantId, deliveryId: delivery.id });
+};
 const deliveries = (uuid: string, token = owner, query = "") =>
   on(deliveriesRoute, "GET", uuid, `/deliveries${query}`, token);
 
@@ -261,17 +267,18 @@ describe("POST /webhooks/{uuid}/rotate-secret", () => {
 });
 
 describe("POST /webhooks/{uuid}/test and GET …/deliveries", () => {
-  it("sends a signed webhook.test at once and lists the delivery", async () => {
+  it("answers 202 with the recorded delivery at once, then delivers it signed and lists its outcome", async () => {
     const { uuid } = (await create(valid())).body;
     const before = receiver.received.length;
     const res = await sendTest(uuid);
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({
-      event_type: "webhook.test",
-      status: "succeeded",
-      attempts: 1,
-      response_status: 200,
-    });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ event_type: "webhook.test", status: "pending", attempts: 0, attempt_history: [] });
+    // Nothing was sent while the request waited: the attempt runs after the answer (here, the timer's pass).
+    expect(receiver.received.length).toBe(before);
+    const pending = await deliveries(uuid);
+    expect(pending.body.data).toEqual([res.body]);
+
+    await attempt(res.body.uuid);
     expect(receiver.received.length).toBe(before + 1);
     const got = receiver.received.at(-1)!;
     expect(got.headers["webhook-id"]).toBe(res.body.event_id);
@@ -280,7 +287,12 @@ describe("POST /webhooks/{uuid}/test and GET …/deliveries", () => {
     const listed = await deliveries(uuid);
     expect(listed.status).toBe(200);
     expect(listed.body.data).toHaveLength(1);
-    expect(listed.body.data[0]).toMatchObject({ uuid: res.body.uuid, status: "succeeded", response_status: 200 });
+    expect(listed.body.data[0]).toMatchObject({
+      uuid: res.body.uuid,
+      status: "succeeded",
+      attempts: 1,
+      response_status: 200,
+    });
     expect(listed.body.data[0].duration_ms).toBeGreaterThanOrEqual(0);
   });
 
@@ -288,9 +300,11 @@ describe("POST /webhooks/{uuid}/test and GET …/deliveries", () => {
     const { uuid } = (await create(valid())).body;
     receiver.answers.push(500);
     const res = await sendTest(uuid);
-    expect(res.body).toMatchObject({ status: "pending", attempts: 1, response_status: 500 });
-    expect(res.body.response_body.length).toBeLessThanOrEqual(1024);
-    expect(new Date(res.body.next_attempt_at).getTime()).toBeGreaterThan(Date.now());
+    await attempt(res.body.uuid);
+    const [listed] = (await deliveries(uuid)).body.data;
+    expect(listed).toMatchObject({ uuid: res.body.uuid, status: "pending", attempts: 1, response_status: 500 });
+    expect(listed.response_body.length).toBeLessThanOrEqual(1024);
+    expect(new Date(listed.next_attempt_at).getTime()).toBeGreaterThan(Date.now());
   });
 
   it.each(["?limit=0", "?limit=101", "?limit=x"])("deliveries%s is a 422", async (query) => {

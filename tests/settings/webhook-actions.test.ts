@@ -22,6 +22,9 @@ vi.mock("@/lib/auth/session", () => ({
   },
 }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
+/** What the actions left for after their answer (next/server's after), run by the tests when they choose. */
+const afterAnswer: (() => Promise<void>)[] = [];
+vi.mock("next/server", () => ({ after: (task: () => Promise<void>) => afterAnswer.push(task) }));
 
 let receiver: Receiver;
 beforeAll(async () => {
@@ -82,8 +85,13 @@ describe("as an Owner or Admin", () => {
     const { uuid, secret } = await created();
     const before = receiver.received.length;
     await sendTestAction(form({ uuid }));
-    expect(receiver.received.length).toBe(before + 1);
+    // Recorded at once, attempted once the page has its answer.
+    expect(receiver.received.length).toBe(before);
     const scope = (await webhookManager(session.user!))!;
+    const listedFirst = (await webhooksPage(scope)).find((w) => w.endpoint.uuid === uuid)!;
+    expect(listedFirst.deliveries[0]).toMatchObject({ status: "pending", attempts: 0 });
+    await Promise.all(afterAnswer.splice(0).map((task) => task()));
+    expect(receiver.received.length).toBe(before + 1);
     const listed = (await webhooksPage(scope)).find((w) => w.endpoint.uuid === uuid)!;
     expect(listed.deliveries[0]).toMatchObject({ status: "succeeded", responseStatus: 200 });
 

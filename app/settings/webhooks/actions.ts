@@ -4,8 +4,10 @@
 // Cross-site request forgery: as for the tokens page, Next runs a server action only for a POST whose Origin names
 // this site, and the session cookie is SameSite=Lax.
 import { revalidatePath } from "next/cache";
+import { after } from "next/server";
 import { webActor } from "@/lib/audit/mutations";
 import { requireSignedInUser } from "@/lib/auth/session";
+import { collectDeferred } from "@/lib/core/deferred";
 import { ApiError, zodFieldErrors } from "@/lib/core/errors";
 import { WEBHOOKS_PATH } from "@/lib/paths";
 import { createWebhook, deleteWebhook, rotateSecret, sendTest, updateWebhook } from "@/lib/webhooks/mutations";
@@ -53,7 +55,9 @@ async function named(form: FormData) {
 
 export async function sendTestAction(form: FormData): Promise<void> {
   const { scope, endpoint } = await named(form);
-  await sendTest(scope, endpoint);
+  // Recorded now, attempted once the page has its answer: the page lists the delivery and its outcome follows.
+  const { deferred } = await collectDeferred(() => sendTest(scope, endpoint));
+  for (const task of deferred) after(task);
   revalidatePath(WEBHOOKS_PATH);
 }
 

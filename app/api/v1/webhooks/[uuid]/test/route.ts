@@ -1,4 +1,4 @@
-import { apiRoute, created, endpoint } from "@/lib/api/route";
+import { accepted, apiRoute, endpoint } from "@/lib/api/route";
 import { sendTest } from "@/lib/webhooks/mutations";
 import { findWebhook } from "@/lib/webhooks/queries";
 import { serializeDelivery } from "@/lib/webhooks/serialize";
@@ -8,6 +8,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("webhooks", {
     permission: "webhooks.manage",
     load: (caller, params) => findWebhook(caller, params.uuid),
     subscribes: ({ record }) => record.events,
-    handler: async ({ caller, record }) => created(serializeDelivery(await sendTest(caller, record))),
+    handler: async ({ caller, record }) => accepted(serializeDelivery(await sendTest(caller, record))),
   }),
 });
