@@ -26,8 +26,9 @@ afterAll(async () => {
 
 /** A script as `npm run <script>` runs it, on the test's embedded database. */
 function script(file: string, args: string[] = [], dataDir = database.dataDir) {
-  const env = { ...process.env, PGLITE_DATA_DIR: dataDir, NODE_ENV: "" };
-  delete env.DATABASE_URL;
+  // What a shell would have: not the test run's NODE_ENV or database.
+  const { NODE_ENV: _testRun, DATABASE_URL: _database, ...shell } = process.env;
+  const env = { ...shell, PGLITE_DATA_DIR: dataDir };
   const tsx = path.join(repo, "node_modules", "tsx", "dist", "cli.mjs");
   return promisify(execFile)(process.execPath, [tsx, path.join(repo, "scripts", file), ...args], {
     cwd: repo,
@@ -40,7 +41,7 @@ function script(file: string, args: string[] = [], dataDir = database.dataDir) {
 
 /** A second `next start` on the same folder: its exit code and what it printed. */
 function secondServer(): Promise<{ code: number | null; output: string }> {
-  const env = { ...process.env, PGLITE_DATA_DIR: database.dataDir, NODE_ENV: "production" };
+  const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DATA_DIR: database.dataDir, NODE_ENV: "production" };
   delete env.DATABASE_URL;
   env.NEXTAUTH_SECRET = randomBytes(32).toString("base64url");
   const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(SECOND_PORT)], {
