@@ -36,7 +36,9 @@ test("find an API change on the audit page, filtered by its client, and download
   );
   const row = change.getByRole("table", { name: "Changes" }).getByRole("row").filter({ hasText: "city" });
   await expect(row.getByRole("cell")).toHaveText(["city", "Leeds", "York"]);
-  await expect(entries.nth(1)).toContainText("Olivia Owner created the client Audit Probe Ltd, with token 'Invoicing'");
+  await expect(entries.nth(1)).toContainText(
+    "Olivia Owner (owner@acme.test) created the client Audit Probe Ltd, with token 'Invoicing'",
+  );
 
   const downloading = page.waitForEvent("download");
   await page.getByRole("link", { name: "Download CSV" }).click();

@@ -12,6 +12,8 @@ export function NewWebhookForm() {
   const errors = state.status === "invalid" ? state.errors : {};
   // After a refusal the form shows what was sent (React resets a form to its defaults after its action).
   const sent = state.status === "invalid" ? state.values : undefined;
+  // Each result remounts the fields (a ticked box's default does not untick it): empty after an endpoint is added.
+  const fieldsKey = state.status === "created" ? state.uuid : sent ? JSON.stringify(sent) : "idle";
   const eventErrors = Object.entries(errors)
     .filter(([field]) => field.startsWith("events"))
     .flatMap(([, messages]) => messages);
@@ -26,7 +28,7 @@ export function NewWebhookForm() {
       {state.status === "created" && (
         <SecretValue key={state.secret} title={`Copy the signing secret of ${state.url} now`} secret={state.secret} />
       )}
-      <form action={formAction} className="mt-4 space-y-4">
+      <form key={fieldsKey} action={formAction} className="mt-4 space-y-4">
         <div className="space-y-1.5">
           <label htmlFor="webhook-url" className="block text-sm font-medium">
             URL

@@ -72,11 +72,14 @@ export function WebhookList({ webhooks, timezone }: { webhooks: WebhookWithDeliv
             <div
               className="mt-2 overflow-x-auto"
               role="region"
-              aria-label={`Recent deliveries to ${endpoint.url}`}
+              aria-label="Deliveries, scrolling sideways on a narrow screen"
               // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
               tabIndex={0}
             >
-              <table className="w-full min-w-[40rem] text-left text-sm">
+              <table
+                className="w-full min-w-[40rem] text-left text-sm"
+                aria-label={`Recent deliveries to ${endpoint.url}`}
+              >
                 <thead className="text-slate-600">
                   <tr>
                     <th className="py-1 pr-3 font-medium">Event</th>

@@ -27,12 +27,12 @@ afterAll(async () => {
 /** A script as `npm run <script>` runs it, on the test's embedded database. */
 function script(file: string, args: string[] = [], dataDir = database.dataDir) {
   // What a shell would have: not the test run's NODE_ENV or database.
-  const { NODE_ENV: _testRun, DATABASE_URL: _database, ...shell } = process.env;
-  const env = { ...shell, PGLITE_DATA_DIR: dataDir };
+  const env: Record<string, string | undefined> = { ...process.env, PGLITE_DATA_DIR: dataDir };
+  for (const name of ["NODE_ENV", "DATABASE_URL"]) delete env[name];
   const tsx = path.join(repo, "node_modules", "tsx", "dist", "cli.mjs");
   return promisify(execFile)(process.execPath, [tsx, path.join(repo, "scripts", file), ...args], {
     cwd: repo,
-    env,
+    env: env as NodeJS.ProcessEnv,
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => error,
