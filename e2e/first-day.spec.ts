@@ -127,6 +127,35 @@ test("the token form keeps the name, expiry and access when refused; the list at
   expect(new Set(rights).size).toBe(1);
 });
 
+test("a token in both Your tokens and Firm tokens: no id twice, each dialog labelled by its own heading", async ({
+  page,
+}) => {
+  await page.goto("/signin?callbackUrl=%2Fsettings%2Fapi-tokens");
+  await signIn(page, "admin@acme.test");
+  await page.getByLabel("Name").fill("In both lists");
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByLabel("Token value")).toBeVisible();
+  const firm = page
+    .getByRole("list", { name: "Firm tokens" })
+    .getByRole("listitem")
+    .filter({ hasText: "In both lists" });
+  await expect(firm).toHaveCount(1);
+  const repeated = await page.evaluate(() => {
+    const ids = [...document.querySelectorAll("[id]")].map((element) => element.id);
+    return ids.filter((id, i) => ids.indexOf(id) !== i);
+  });
+  expect(repeated).toEqual([]);
+  await firm.getByRole("button", { name: /^Revoke / }).click();
+  await expect(page.getByRole("dialog", { name: /^Revoke .*'s token “In both lists”\?$/ })).toBeVisible();
+  await page.keyboard.press("Escape");
+  const own = page
+    .getByRole("list", { name: "Your tokens" })
+    .getByRole("listitem")
+    .filter({ hasText: "In both lists" });
+  await own.getByRole("button", { name: "Delete In both lists" }).click();
+  await expect(page.getByRole("dialog", { name: "Delete the token “In both lists”?" })).toBeVisible();
+});
+
 test("the audit filters keep a refused uuid", async ({ page }) => {
   await page.goto("/signin?callbackUrl=%2Fsettings%2Faudit");
   await signIn(page, "owner@acme.test");
