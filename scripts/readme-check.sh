@@ -114,7 +114,7 @@ $(block "$heading" 2)
 first=\$(wc -l <clients.jsonl)
 $(block "$heading" 4)
 tail -n +\$((first + 1)) clients.jsonl >second.jsonl"
-  expected=$(grep -o 'prints `synced [0-9]* clients; newest change' "${readme[@]}" | grep -o '[0-9][0-9]*')
+  expected=$(grep -ho 'prints `synced [0-9]* clients; newest change' "${readme[@]}" | grep -o '[0-9][0-9]*')
   grep -qE "^synced $expected clients; newest change [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$" first.out ||
     fail "the first sync printed: $(cat first.out)"
   cat first.out
@@ -187,7 +187,7 @@ bash -euo pipefail -c "$(block "## Onboarding a firm" 1)" >"$work/onboarding.log
   { cat "$work/onboarding.log"; fail "the onboarding commands failed"; }
 grep -q 'Added Sam Lee <sam@harper.example> to Harper & Co as Admin.' "$work/onboarding.log" ||
   fail "user:create did not say it added Sam Lee"
-token_command=$(grep -o '`npm run token:create -- --email owner@acme.test --name "My script"`' "${readme[@]}" | head -1 | tr -d '`')
+token_command=$(grep -ho '`npm run token:create -- --email owner@acme.test --name "My script"`' "${readme[@]}" | head -1 | tr -d '`')
 [ -n "$token_command" ] || fail "the Tokens section's token:create line is gone"
 new_token=$(bash -c "$token_command" 2>/dev/null | grep -o 'cjt_[A-Za-z0-9]*' | head -1)
 [ "$(curl -sf -H "Authorization: Bearer $new_token" "http://localhost:$pg_port/api/v1/me" | jq -r .email)" = owner@acme.test ] ||
