@@ -1,10 +1,10 @@
-// Runs once when a server instance starts: refuse to start with a configuration that cannot work, answer API paths
-// Next would redirect and count API requests in flight before Next's router (lib/http/before-next.ts), drain requests
+// Runs once when a server instance starts: refuse to start with a configuration that cannot work (or on an embedded
+// database another process holds), answer API paths Next would redirect and count API requests in flight before Next's router (lib/http/before-next.ts), drain requests
 // on SIGTERM, seed the demo data if (and only if) it was asked for, and start the webhook retry timer (one machine).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { refuseUnworkableConfiguration } = await import("@/lib/db/startup");
-  refuseUnworkableConfiguration();
+  const { refuseToStartUnworkable } = await import("@/lib/db/startup");
+  await refuseToStartUnworkable();
   const { installBeforeNext } = await import("@/lib/http/before-next");
   const { admitOrQueue } = await import("@/lib/api/in-flight");
   installBeforeNext(admitOrQueue);

@@ -32,11 +32,13 @@ test("find an API change on the audit page, filtered by its client, and download
   await expect(entries).toHaveCount(2);
   const change = entries.first();
   await expect(change).toContainText(
-    "Olivia Owner changed the city of Audit Probe Ltd from Leeds to York, with token 'Invoicing'",
+    "Olivia Owner (owner@acme.test) changed the city of Audit Probe Ltd from Leeds to York, with token 'Invoicing'",
   );
   const row = change.getByRole("table", { name: "Changes" }).getByRole("row").filter({ hasText: "city" });
   await expect(row.getByRole("cell")).toHaveText(["city", "Leeds", "York"]);
-  await expect(entries.nth(1)).toContainText("Olivia Owner created the client Audit Probe Ltd, with token 'Invoicing'");
+  await expect(entries.nth(1)).toContainText(
+    "Olivia Owner (owner@acme.test) created the client Audit Probe Ltd, with token 'Invoicing'",
+  );
 
   const downloading = page.waitForEvent("download");
   await page.getByRole("link", { name: "Download CSV" }).click();

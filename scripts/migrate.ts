@@ -4,7 +4,7 @@ import "./env";
 import { withPgSession } from "@/lib/db/client";
 import { directDatabaseUrl } from "@/lib/db/describe";
 import { applyMigrations } from "@/lib/db/migrations";
-import { openPGlite } from "@/lib/db/pglite";
+import { embeddedDatabaseReady, openPGlite } from "@/lib/db/pglite";
 import { announceDatabase } from "./env";
 
 export async function migrate(): Promise<string[]> {
@@ -18,6 +18,7 @@ export async function migrate(): Promise<string[]> {
     );
   }
   const pglite = openPGlite();
+  await embeddedDatabaseReady(pglite);
   try {
     return await applyMigrations(pglite);
   } finally {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs README.md's blocks as a newcomer would, in this folder, so that a README drifting from the code fails CI
-# (.ci/run runs it on a fresh clone of the commit). Each block is read from README.md itself; only the ports, the
+# Runs README.md's blocks, and those of the docs/*.md it links, as a newcomer would, in this folder, so that
+# documentation drifting from the code fails CI (.ci/run runs it on a fresh clone of the commit). Each block is read
+# by its heading from whichever of those files has it (headings are unique across them); only the ports, the
 # database name and the demo token are filled in. In order: the quick start (as written, installing and building
 # this folder), the Syncing example (curl, jq) and the TypeScript snippet against the demo it started; then the
 # PostgreSQL block with the Upstash emulator, the health check's example answer, the Onboarding commands and
@@ -11,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
-readme=$repo/README.md
+readme=("$repo/README.md" "$repo"/docs/*.md)
 db=${README_DB:-cjt_readme}
 work=$(mktemp -d /tmp/cjt-readme-XXXXXX)
 free_port() { node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'; }
@@ -24,8 +25,8 @@ fail() {
   exit 1
 }
 
-# The n-th fenced block (1-based) under a heading (a whole line of README.md), before the next heading; a block
-# indented in a list item loses its indentation.
+# The n-th fenced block (1-based) under a heading (a whole line of README.md or a docs/ file), before the next
+# heading; a block indented in a list item loses its indentation.
 block() {
   awk -v heading="$1" -v want="$2" '
     $0 == heading { under = 1; next }
@@ -35,7 +36,7 @@ block() {
       fence = 0; if (n == want) exit; next
     }
     under && fence && n == want { print substr($0, indent + 1) }
-  ' "$readme"
+  ' "${readme[@]}"
 }
 
 # Stops the server listening on a port by its own pid (killing npm leaves next-server running), and waits for it.
@@ -113,7 +114,7 @@ $(block "$heading" 2)
 first=\$(wc -l <clients.jsonl)
 $(block "$heading" 4)
 tail -n +\$((first + 1)) clients.jsonl >second.jsonl"
-  expected=$(grep -o 'prints `synced [0-9]* clients; newest change' "$readme" | grep -o '[0-9][0-9]*')
+  expected=$(grep -ho 'prints `synced [0-9]* clients; newest change' "${readme[@]}" | grep -o '[0-9][0-9]*')
   grep -qE "^synced $expected clients; newest change [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$" first.out ||
     fail "the first sync printed: $(cat first.out)"
   cat first.out
@@ -152,11 +153,11 @@ wait "$demo" || fail "npm run demo exited $? after SIGTERM"
 echo "stopped the demo server"
 
 say "The Upstash emulator (port $upstash_port) and the PostgreSQL block (database $db, port $pg_port)"
-emulator_line=$(block "## Rate limits" 1 | head -1 | sed 's/ *#.*//')
+emulator_line=$(block "# Rate limits" 1 | head -1 | sed 's/ *#.*//')
 UPSTASH_EMULATOR_PORT=$upstash_port bash -c "$emulator_line" >"$work/emulator.log" 2>&1 &
 emulator=$!
 wait_for "$work/emulator.log" "UPSTASH_REDIS_REST_URL=http://127.0.0.1:$upstash_port" 120 "$emulator"
-upstash_env=$(block "## Rate limits" 1 | sed -n 2p | grep -oE 'UPSTASH_REDIS_REST_(URL|TOKEN)=[^ ]+' | sed "s/:8079/:$upstash_port/")
+upstash_env=$(block "# Rate limits" 1 | sed -n 2p | grep -oE 'UPSTASH_REDIS_REST_(URL|TOKEN)=[^ ]+' | sed "s/:8079/:$upstash_port/")
 dropdb --if-exists --force -h 127.0.0.1 -U postgres "$db"
 pg_block=$(block "## Using a real PostgreSQL" 1 |
   sed -E "s#(createdb .* )cjt\$#\1$db#; s#5432/cjt\$#5432/$db#; s#localhost:3000#localhost:$pg_port#" |
@@ -174,7 +175,7 @@ export DATABASE_URL=postgresql://postgres@127.0.0.1:5432/$db
 say "The health check's example answer"
 curl -sf "http://localhost:$pg_port/api/health" >"$work/health.json" || fail "GET /api/health did not answer 200"
 migrations=$(find prisma/migrations -mindepth 1 -maxdepth 1 -type d | wc -l)
-example=$(awk '/^ *```json/ { f = 1; s = ""; next } f && /^ *```/ { f = 0; if (s ~ /"status":"ok"/) { print s; exit } } f { s = s $0 }' "$readme")
+example=$(awk '/^ *```json/ { f = 1; s = ""; next } f && /^ *```/ { f = 0; if (s ~ /"status":"ok"/) { print s; exit } } f { s = s $0 }' "${readme[@]}")
 # The example leaves out the count of applied migrations (it grows with every release): the live answer's is theirs.
 [ "$(sed "s/\"applied\":…/\"applied\":$migrations/" <<<"$example" | jq -S .)" = "$(jq -S . "$work/health.json")" ] ||
   fail "GET /api/health answered $(cat "$work/health.json"), the README shows $example"
@@ -186,7 +187,7 @@ bash -euo pipefail -c "$(block "## Onboarding a firm" 1)" >"$work/onboarding.log
   { cat "$work/onboarding.log"; fail "the onboarding commands failed"; }
 grep -q 'Added Sam Lee <sam@harper.example> to Harper & Co as Admin.' "$work/onboarding.log" ||
   fail "user:create did not say it added Sam Lee"
-token_command=$(grep -o '`npm run token:create -- --email owner@acme.test --name "My script"`' "$readme" | head -1 | tr -d '`')
+token_command=$(grep -ho '`npm run token:create -- --email owner@acme.test --name "My script"`' "${readme[@]}" | head -1 | tr -d '`')
 [ -n "$token_command" ] || fail "the Tokens section's token:create line is gone"
 new_token=$(bash -c "$token_command" 2>/dev/null | grep -o 'cjt_[A-Za-z0-9]*' | head -1)
 [ "$(curl -sf -H "Authorization: Bearer $new_token" "http://localhost:$pg_port/api/v1/me" | jq -r .email)" = owner@acme.test ] ||

@@ -19,6 +19,10 @@ try {
   } else {
     console.log("The database already has data that is not the demo's; nothing was seeded.");
   }
+} catch (error) {
+  // A database in use or damaged is said in its one sentence (lib/db/pglite.ts), not with a stack trace.
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exitCode = 1;
 } finally {
   await closeDatabase();
 }

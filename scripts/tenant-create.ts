@@ -1,5 +1,5 @@
 // `npm run tenant:create -- --name "Harper & Co" --owner-email <email> --owner-name <full name> [--timezone <IANA>]`:
-// onboards a firm (built-in roles, default job statuses, its Owner) and prints the Owner's one-time password.
+// onboards a firm (built-in roles, default job statuses, its Owner) and prints the Owner's first password.
 import { parseArgs } from "node:util";
 import { printedBaseUrl } from "@/lib/base-url";
 import { createTenant } from "@/lib/tenants/create";
@@ -26,7 +26,7 @@ await runCommand(async (client) => {
       `  roles: ${tenant.roles.map((r) => r.name).join(", ")}`,
       `  job statuses: ${tenant.jobStatuses.map((s) => s.slug).join(", ")}`,
       `Its Owner, ${owner.firstname} ${owner.lastname} <${owner.email}>, signs in at ${printedBaseUrl()}/signin with`,
-      `this one-time password (shown only now; change it at /settings/profile):`,
+      `this first password (shown only now; it works until changed: change it at /settings/profile at once):`,
       `  ${password}`,
     ].join("\n"),
   );

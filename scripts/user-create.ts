@@ -1,6 +1,6 @@
 // `npm run user:create -- --tenant <firm id or name> --email <email> --name <full name> [--role Standard]
 // [--client-access all|client_groups|assigned_clients] [--client-groups "North,Payroll"] [--timezone <IANA>]`:
-// adds a person to a firm and prints their one-time password.
+// adds a person to a firm and prints their first password.
 import { parseArgs } from "node:util";
 import { printedBaseUrl } from "@/lib/base-url";
 import { OperatorInputError } from "@/lib/team/errors";
@@ -41,7 +41,7 @@ await runCommand(async (client) => {
   if (user.clientAccess !== "all") lines.push(`  sees: ${user.clientAccess}`);
   if (createdGroups.length) lines.push(`  new client groups: ${createdGroups.join(", ")}`);
   lines.push(
-    `They sign in at ${printedBaseUrl()}/signin with this one-time password (shown only now; change it at /settings/profile):`,
+    `They sign in at ${printedBaseUrl()}/signin with this first password (shown only now; it works until changed: change it at /settings/profile at once):`,
     `  ${password}`,
   );
   console.log(lines.join("\n"));

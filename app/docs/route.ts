@@ -9,6 +9,9 @@ const page = (nonce: string) => `<!doctype html>
   <link rel="stylesheet" href="/docs/swagger-ui.css">
 </head>
 <body>
+  <nav aria-label="Back to the app" style="font: 14px/1.4 system-ui, sans-serif; padding: 10px 20px; border-bottom: 1px solid #e2e8f0">
+    <a href="/">Client, Job and Time Tracking</a> · <a href="/settings/api-tokens">API tokens</a>
+  </nav>
   <div id="swagger-ui"></div>
   <script nonce="${nonce}" src="/docs/swagger-ui-bundle.js"></script>
   <script nonce="${nonce}" src="/docs/init.js"></script>

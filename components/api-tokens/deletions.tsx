@@ -14,7 +14,8 @@ export const useDeletions = () => useContext(DeletionsContext);
 
 /**
  * Wraps the tokens page. After a deletion the dialog and its row are gone, so focus moves to the heading of the list
- * and a live region says what happened; a "copy your new token" box for that token hides itself.
+ * and a notice, seen and announced (a live region), says what happened; a "copy your new token" box for that token
+ * hides itself.
  */
 export function DeletionsProvider({ children }: { children: ReactNode }) {
   const [deleted, setDeleted] = useState<ReadonlySet<number>>(new Set());
@@ -28,7 +29,15 @@ export function DeletionsProvider({ children }: { children: ReactNode }) {
   return (
     <DeletionsContext value={{ deleted, onDeleted }}>
       {children}
-      <p role="status" className="sr-only" data-testid="token-announcement">
+      <p
+        role="status"
+        data-testid="token-announcement"
+        className={
+          announcement
+            ? "fixed inset-x-4 bottom-4 mx-auto max-w-md rounded-lg bg-slate-900 px-4 py-3 text-sm text-white shadow-lg"
+            : "sr-only"
+        }
+      >
         {announcement}
       </p>
     </DeletionsContext>

@@ -46,7 +46,8 @@ export function TokenList({
         const expiry = expiryText(token.expiresAt);
         const person = "user" in token ? `${token.user.firstname} ${token.user.lastname}` : null;
         return (
-          <li key={token.id} className="flex flex-wrap items-start justify-between gap-4 p-4">
+          // Two columns, whatever the row's text: the button keeps its place from row to row.
+          <li key={token.id} className="grid grid-cols-[minmax(0,1fr)_auto] items-start gap-4 p-4">
             <div className="min-w-0">
               <h3 className="font-medium break-words">
                 {token.name}
@@ -67,9 +68,14 @@ export function TokenList({
                 )}
                 <dt>Access</dt>
                 <dd className="break-words">{accessSummary(token.access)}</dd>
-                <dt>Ends in</dt>
+                <dt>Last characters</dt>
                 <dd>
-                  <code className="font-mono text-slate-900">…{token.lastFour}</code>
+                  <code
+                    className="font-mono text-slate-900"
+                    aria-label={`ends with ${token.lastFour.split("").join(" ")}`}
+                  >
+                    …{token.lastFour}
+                  </code>
                 </dd>
                 <dt>Created</dt>
                 <dd>{when(token.createdAt)}</dd>

@@ -10,10 +10,13 @@ export function AuditFiltersForm({
   filters,
   people,
   errors,
+  typed,
 }: {
   filters: AuditFilters;
   people: { id: number; firstname: string; lastname: string }[];
   errors?: Record<string, string[]>;
+  /** The boxes as typed, when the filters were refused: shown again, so that a typo costs only its correction. */
+  typed?: Record<string, string>;
 }) {
   const label = "block text-sm font-medium text-slate-700";
   const error = (field: string) =>
@@ -30,7 +33,7 @@ export function AuditFiltersForm({
         <label htmlFor="action" className={label}>
           Action
         </label>
-        <select id="action" name="action" defaultValue={filters.action ?? ""} className={textInput}>
+        <select id="action" name="action" defaultValue={typed?.action ?? filters.action ?? ""} className={textInput}>
           <option value="">Any action</option>
           {AUDIT_ACTIONS.map((action) => (
             <option key={action}>{action}</option>
@@ -41,7 +44,12 @@ export function AuditFiltersForm({
         <label htmlFor="actor_id" className={label}>
           Who
         </label>
-        <select id="actor_id" name="actor_id" defaultValue={filters.actor_id ?? ""} className={textInput}>
+        <select
+          id="actor_id"
+          name="actor_id"
+          defaultValue={typed?.actor_id ?? filters.actor_id ?? ""}
+          className={textInput}
+        >
           <option value="">Anyone</option>
           {people.map((person) => (
             <option key={person.id} value={person.id}>
@@ -54,7 +62,12 @@ export function AuditFiltersForm({
         <label htmlFor="target_type" className={label}>
           Kind of record
         </label>
-        <select id="target_type" name="target_type" defaultValue={filters.target_type ?? ""} className={textInput}>
+        <select
+          id="target_type"
+          name="target_type"
+          defaultValue={typed?.target_type ?? filters.target_type ?? ""}
+          className={textInput}
+        >
           <option value="">Any</option>
           {TARGET_TYPES.map((type) => (
             <option key={type}>{type}</option>
@@ -68,7 +81,7 @@ export function AuditFiltersForm({
         <input
           id="target_uuid"
           name="target_uuid"
-          defaultValue={filters.target_uuid ?? ""}
+          defaultValue={typed?.target_uuid ?? filters.target_uuid ?? ""}
           className={textInput}
           {...invalid("target_uuid")}
         />
@@ -82,7 +95,7 @@ export function AuditFiltersForm({
           id="since"
           name="since"
           type="datetime-local"
-          defaultValue={boxValue(filters.since)}
+          defaultValue={typed?.since ?? boxValue(filters.since)}
           className={textInput}
           {...invalid("since")}
         />
@@ -96,7 +109,7 @@ export function AuditFiltersForm({
           id="until"
           name="until"
           type="datetime-local"
-          defaultValue={boxValue(filters.until)}
+          defaultValue={typed?.until ?? boxValue(filters.until)}
           className={textInput}
           {...invalid("until")}
         />

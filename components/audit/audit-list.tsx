@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { type AuditEventOutput, describeAuditEvent, valueText } from "@/lib/audit/serialize";
+import { type AuditEventOutput, type AuditNames, changeValueText, describeAuditEvent } from "@/lib/audit/serialize";
 import { AUDIT_PATH } from "@/lib/paths";
 import { focusRing } from "../styles";
 
@@ -9,16 +9,25 @@ function when(iso: string, timezone: string) {
   return new Date(iso).toLocaleString("en-GB", { timeZone: timezone, dateStyle: "medium", timeStyle: "medium" });
 }
 
-const change = (value: unknown) => (value === null || value === "" ? "—" : valueText(value));
+const change = (field: string, value: unknown, names: AuditNames) =>
+  value === null || value === "" ? "—" : changeValueText(field, value, names);
 
 /** The entries as sentences, newest first, each with when, how, from where, and its changes field by field. */
-export function AuditList({ events, timezone }: { events: AuditEventOutput[]; timezone: string }) {
+export function AuditList({
+  events,
+  names,
+  timezone,
+}: {
+  events: AuditEventOutput[];
+  names: AuditNames;
+  timezone: string;
+}) {
   if (!events.length) return <p className="text-sm text-slate-600">No entries match.</p>;
   return (
     <ol aria-label="Audit log entries" className="space-y-3">
       {events.map((event) => (
         <li key={event.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-          <p className="text-sm text-slate-900">{describeAuditEvent(event)}</p>
+          <p className="text-sm text-slate-900">{describeAuditEvent(event, names)}</p>
           <p className="mt-1 text-xs text-slate-600">
             <time dateTime={event.created_at}>{when(event.created_at, timezone)}</time> · {event.action} · via{" "}
             {VIA[event.via]}
@@ -48,8 +57,12 @@ export function AuditList({ events, timezone }: { events: AuditEventOutput[]; ti
                 {Object.entries(event.changes).map(([field, values]) => (
                   <tr key={field}>
                     <td className="py-0.5 pr-3 font-mono">{field}</td>
-                    <td className="py-0.5 pr-3 break-all">{values === "changed" ? "—" : change(values[0])}</td>
-                    <td className="py-0.5 break-all">{values === "changed" ? "(changed)" : change(values[1])}</td>
+                    <td className="py-0.5 pr-3 break-all">
+                      {values === "changed" ? "—" : change(field, values[0], names)}
+                    </td>
+                    <td className="py-0.5 break-all">
+                      {values === "changed" ? "(changed)" : change(field, values[1], names)}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -10,6 +10,10 @@ import { SecretValue } from "./secret-value";
 export function NewWebhookForm() {
   const [state, formAction] = useActionState<CreateWebhookState, FormData>(createWebhookAction, { status: "idle" });
   const errors = state.status === "invalid" ? state.errors : {};
+  // After a refusal the form shows what was sent (React resets a form to its defaults after its action).
+  const sent = state.status === "invalid" ? state.values : undefined;
+  // Each result remounts the fields (a ticked box's default does not untick it): empty after an endpoint is added.
+  const fieldsKey = state.status === "created" ? state.uuid : sent ? JSON.stringify(sent) : "idle";
   const eventErrors = Object.entries(errors)
     .filter(([field]) => field.startsWith("events"))
     .flatMap(([, messages]) => messages);
@@ -24,7 +28,7 @@ export function NewWebhookForm() {
       {state.status === "created" && (
         <SecretValue key={state.secret} title={`Copy the signing secret of ${state.url} now`} secret={state.secret} />
       )}
-      <form action={formAction} className="mt-4 space-y-4">
+      <form key={fieldsKey} action={formAction} className="mt-4 space-y-4">
         <div className="space-y-1.5">
           <label htmlFor="webhook-url" className="block text-sm font-medium">
             URL
@@ -37,6 +41,7 @@ export function NewWebhookForm() {
             maxLength={2000}
             autoComplete="off"
             placeholder="https://"
+            defaultValue={sent?.url}
             aria-invalid={errors.url ? true : undefined}
             aria-describedby={errors.url ? "webhook-url-hint webhook-url-error" : "webhook-url-hint"}
             className={textInput}
@@ -54,14 +59,26 @@ export function NewWebhookForm() {
           <label htmlFor="webhook-description" className="block text-sm font-medium">
             Description <span className="font-normal text-slate-600">(optional)</span>
           </label>
-          <input id="webhook-description" name="description" maxLength={500} className={textInput} />
+          <input
+            id="webhook-description"
+            name="description"
+            maxLength={500}
+            defaultValue={sent?.description}
+            className={textInput}
+          />
         </div>
         <fieldset className="space-y-1.5" aria-describedby={eventErrors.length ? "webhook-events-error" : undefined}>
           <legend className="text-sm font-medium">Events</legend>
           <div className="grid gap-1 sm:grid-cols-2">
             {EVENT_TYPES.map((type) => (
               <label key={type} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" name="events" value={type} className="h-4 w-4 accent-slate-900" />
+                <input
+                  type="checkbox"
+                  name="events"
+                  value={type}
+                  defaultChecked={sent?.events.includes(type)}
+                  className="h-4 w-4 accent-slate-900"
+                />
                 <code>{type}</code>
               </label>
             ))}

@@ -2,18 +2,26 @@
 
 import { useActionState } from "react";
 import { type RotateSecretState, rotateSecretAction } from "@/app/settings/webhooks/actions";
-import { secondaryButton } from "../styles";
-import { SubmitButton } from "../submit-button";
+import { ConfirmButton } from "../confirm-button";
 import { SecretValue } from "./secret-value";
 
+/** Rotate the signing secret, after a confirmation (the receiver must be given the new one within a day). */
 export function RotateSecretButton({ uuid, url }: { uuid: string; url: string }) {
   const [state, formAction] = useActionState<RotateSecretState, FormData>(rotateSecretAction, { status: "idle" });
   return (
     <>
-      <form action={formAction}>
-        <input type="hidden" name="uuid" value={uuid} />
-        <SubmitButton label="Rotate secret" pendingLabel="Rotating…" className={secondaryButton} />
-      </form>
+      <ConfirmButton
+        label="Rotate secret"
+        accessibleLabel={`Rotate the signing secret of ${url}`}
+        title={`Rotate the signing secret of ${url}?`}
+        confirmLabel="Rotate secret"
+        pendingLabel="Rotating…"
+        fields={{ uuid }}
+        action={formAction}
+      >
+        A new secret signs every delivery from now on; the old one also signs for 24 hours, then stops. Give the new one
+        to the receiver within that day, or it will reject the deliveries.
+      </ConfirmButton>
       {state.status === "rotated" && (
         <div className="basis-full">
           <SecretValue

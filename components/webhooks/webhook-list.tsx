@@ -1,14 +1,31 @@
-import { deleteWebhookAction, sendTestAction, setEnabledAction } from "@/app/settings/webhooks/actions";
+import { sendTestAction, setEnabledAction } from "@/app/settings/webhooks/actions";
 import type { WebhookWithDeliveries } from "@/lib/webhooks/settings";
-import { dangerButton, secondaryButton } from "../styles";
+import { secondaryButton } from "../styles";
 import { SubmitButton } from "../submit-button";
+import { DeleteWebhookButton } from "./delete-webhook-button";
 import { RotateSecretButton } from "./rotate-secret-button";
 
-const REASONS: Record<string, string> = {
-  manual: "disabled",
-  gone: "disabled: the receiver answered 410 Gone",
-  failing: "disabled after failing for 5 days",
+/** An endpoint's state as a person reads it: why it is disabled when the service disabled it. */
+const STATES: Record<string, string> = {
+  manual: "Disabled",
+  gone: "Disabled: the receiver answered 410 Gone",
+  failing: "Disabled after failing for 5 days",
 };
+
+type Delivery = WebhookWithDeliveries["deliveries"][number];
+
+/** A delivery's state: sent, waiting for its first try, waiting to try again, or given up. */
+function deliveryState(d: Delivery) {
+  if (d.status === "succeeded") return "Delivered";
+  if (d.status === "failed") return "Failed";
+  return d.attempts === 0 ? "Queued" : "Will retry";
+}
+
+/** What the receiver answered to an attempt, or why there was no answer (the reason the service knows). */
+function answer(a: { responseStatus: number | null; error: string | null }) {
+  if (a.responseStatus !== null) return `HTTP ${a.responseStatus}`;
+  return a.error ? `No answer: ${a.error}` : null;
+}
 
 function when(date: Date | null, timezone: string) {
   return date ? date.toLocaleString("en-GB", { timeZone: timezone, dateStyle: "medium", timeStyle: "medium" }) : "—";
@@ -25,7 +42,7 @@ export function WebhookList({ webhooks, timezone }: { webhooks: WebhookWithDeliv
           {endpoint.description && <p className="mt-1 text-sm text-slate-700">{endpoint.description}</p>}
           <p className="mt-1 text-sm">
             <span className={endpoint.enabled ? "text-green-800" : "font-medium text-red-700"}>
-              {endpoint.enabled ? "Enabled" : `Disabled (${REASONS[endpoint.disabledReason ?? "manual"]})`}
+              {endpoint.enabled ? "Enabled" : STATES[endpoint.disabledReason ?? "manual"]}
             </span>
             <span className="text-slate-600"> · {endpoint.events.join(", ")}</span>
           </p>
@@ -43,18 +60,26 @@ export function WebhookList({ webhooks, timezone }: { webhooks: WebhookWithDeliv
                 className={secondaryButton}
               />
             </form>
-            <form action={deleteWebhookAction}>
-              <input type="hidden" name="uuid" value={endpoint.uuid} />
-              <SubmitButton label="Delete" pendingLabel="Deleting…" className={dangerButton} />
-            </form>
+            <DeleteWebhookButton uuid={endpoint.uuid} url={endpoint.url} />
             <RotateSecretButton uuid={endpoint.uuid} url={endpoint.url} />
           </div>
           <h4 className="mt-4 text-sm font-semibold">Recent deliveries</h4>
           {deliveries.length === 0 ? (
             <p className="mt-1 text-sm text-slate-600">Nothing sent yet.</p>
           ) : (
-            <div className="mt-2 overflow-x-auto">
-              <table className="w-full text-left text-sm" aria-label={`Recent deliveries to ${endpoint.url}`}>
+            // Scrolls sideways on a narrow screen rather than squeeze or clip its columns; focusable, so that a
+            // keyboard scrolls it too.
+            <div
+              className="mt-2 overflow-x-auto"
+              role="region"
+              aria-label="Deliveries, scrolling sideways on a narrow screen"
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+              tabIndex={0}
+            >
+              <table
+                className="w-full min-w-[40rem] text-left text-sm"
+                aria-label={`Recent deliveries to ${endpoint.url}`}
+              >
                 <thead className="text-slate-600">
                   <tr>
                     <th className="py-1 pr-3 font-medium">Event</th>
@@ -69,10 +94,12 @@ export function WebhookList({ webhooks, timezone }: { webhooks: WebhookWithDeliv
                   {deliveries.map((d) => (
                     <tr key={d.uuid} className="border-t border-slate-100">
                       <td className="py-1 pr-3 font-mono">{d.event.type}</td>
-                      <td className="py-1 pr-3">{d.status}</td>
-                      <td className="py-1 pr-3" title={d.error ?? undefined}>
-                        {d.responseStatus ?? (d.error ? "no answer" : "—")}
-                        {d.durationMs !== null && <span className="text-slate-600"> · {d.durationMs} ms</span>}
+                      <td className="py-1 pr-3">{deliveryState(d)}</td>
+                      <td className="max-w-64 py-1 pr-3 break-words">
+                        {answer(d) ?? "—"}
+                        {d.attempts > 0 && d.durationMs !== null && (
+                          <span className="text-slate-600"> after {d.durationMs} ms</span>
+                        )}
                       </td>
                       <td className="py-1 pr-3">
                         {d.attemptHistory.length === 0 ? (
@@ -83,8 +110,7 @@ export function WebhookList({ webhooks, timezone }: { webhooks: WebhookWithDeliv
                             <ol aria-label="Attempts, newest first" className="mt-1 space-y-0.5 text-xs">
                               {d.attemptHistory.map((a) => (
                                 <li key={a.id}>
-                                  {when(a.attemptedAt, timezone)}: {a.responseStatus ?? a.error ?? "no answer"} ·{" "}
-                                  {a.durationMs} ms
+                                  {when(a.attemptedAt, timezone)}: {answer(a) ?? "no answer"} after {a.durationMs} ms
                                 </li>
                               ))}
                             </ol>

@@ -92,41 +92,81 @@ const VERBS: Partial<Record<AuditEventOutput["action"], string>> = {
   "sign_in.throttled": "was refused sign-in after too many attempts",
 };
 
+/** Fields whose API names read badly as words, by the kind of record. */
+const FIELD_WORDS: Partial<Record<AuditEventOutput["target"]["type"], Record<string, string>>> = {
+  client: { user_id: "account manager", client_id: "client reference" },
+  job: { user_id: "assignee" },
+};
+
 /** A field's name as words: `street_address` → street address, `custom_fields.VAT number` → VAT number. */
-const fieldLabel = (field: string) => field.replace(/^custom_fields\./, "").replaceAll("_", " ");
+const fieldLabel = (field: string, type?: AuditEventOutput["target"]["type"]) =>
+  (type && FIELD_WORDS[type]?.[field]) ?? field.replace(/^custom_fields\./, "").replaceAll("_", " ");
 
 /** A value of a change as words: nothing, none, yes, no, or the value. */
 export function valueText(value: unknown): string {
   if (value === null || value === undefined || value === "") return "nothing";
   if (Array.isArray(value)) return value.length ? value.map(valueText).join(", ") : "none";
   if (typeof value === "boolean") return value ? "yes" : "no";
-  if (typeof value === "object") return JSON.stringify(value);
+  // A token's access and the like: "clients write, contacts read", not JSON.
+  if (typeof value === "object")
+    return Object.entries(value)
+      .map(([key, inner]) => `${fieldLabel(key)} ${valueText(inner)}`)
+      .join(", ");
   return String(value);
+}
+
+/**
+ * The names of records that changes name by id (people, client groups, tags), read by the page that shows the
+ * sentences; without them, the ids are shown.
+ */
+export interface AuditNames {
+  users: ReadonlyMap<number, string>;
+  clientGroups: ReadonlyMap<number, string>;
+  tags: ReadonlyMap<number, string>;
+}
+
+/** The fields whose values are ids of other records, and where their names are. */
+export const ID_FIELDS: Record<string, keyof AuditNames> = {
+  user_id: "users",
+  client_groups: "clientGroups",
+  tags: "tags",
+};
+
+/** A change's value, with ids of people, groups and tags as their names where known. */
+export function changeValueText(field: string, value: unknown, names?: AuditNames): string {
+  const kind = ID_FIELDS[field];
+  if (!kind || !names) return valueText(value);
+  const name = (id: unknown) => (typeof id === "number" ? (names[kind].get(id) ?? `#${id}`) : id);
+  return valueText(Array.isArray(value) ? value.map(name) : name(value));
 }
 
 /** "a", "a and b", "a, b and c". */
 const listText = (parts: string[]) =>
   parts.length < 2 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 
-function changesText(changes: Changes, target: string): string {
-  const parts = Object.entries(changes).map(([field, change], i) => {
-    const of = i === 0 ? ` of ${target}` : "";
-    return change === "changed"
-      ? `the ${fieldLabel(field)}${of}`
-      : `the ${fieldLabel(field)}${of} from ${valueText(change[0])} to ${valueText(change[1])}`;
+/** `target` names the record with its kind ("the webhook https://…"), `name` alone. */
+function changesText(event: AuditEventOutput, target: string, names?: AuditNames): string {
+  const {
+    changes,
+    target: { name, type },
+  } = event;
+  const entries = Object.entries(changes);
+  // Turning something on or off is said so, not as "changed the enabled of … from yes to no".
+  const [only] = entries;
+  if (entries.length === 1 && only[0] === "enabled" && only[1] !== "changed")
+    return `${only[1][1] ? "enabled" : "disabled"} ${target}`;
+  const parts = entries.map(([field, change], i) => {
+    const of = i === 0 ? ` of ${name}` : "";
+    if (change === "changed") return `the ${fieldLabel(field, type)}${of}`;
+    const [before, after] = change.map((value) => changeValueText(field, value, names));
+    return `the ${fieldLabel(field, type)}${of} from ${before} to ${after}`;
   });
   return `changed ${listText(parts)}`;
 }
 
-const ACTOR_NAMES: Partial<Record<AuditEventOutput["actor"]["type"], string>> = {
-  cli: "The command line",
-  system: "Webhook delivery",
-};
-
 /** The entry as a sentence: "Olivia Owner changed the city of Acme Ltd from Leeds to York, with token 'Invoicing'". */
-export function describeAuditEvent(event: AuditEventOutput): string {
-  const actor =
-    ACTOR_NAMES[event.actor.type] ?? (event.actor.type === "user" ? event.actor.name || event.actor.email : "");
+export function describeAuditEvent(event: AuditEventOutput, names?: AuditNames): string {
+  const actor = actorText(event.actor);
   const noun = NOUNS[event.target.type];
   const target = noun ? `${noun} ${event.target.name}` : event.target.name;
   const verb = VERBS[event.action];
@@ -134,9 +174,19 @@ export function describeAuditEvent(event: AuditEventOutput): string {
   if (verb) what = verb.replace("{target}", target);
   else if (event.action.endsWith(".created")) what = `created ${target}`;
   else if (event.action === "webhook.secret_rotated") what = `rotated the secret of ${target}`;
-  else if (Object.keys(event.changes).length) what = changesText(event.changes, event.target.name);
+  else if (Object.keys(event.changes).length) what = changesText(event, target, names);
   else what = `saved ${target} without changing it`;
   return `${actor} ${what}${event.token ? `, with token '${event.token.name}'` : ""}`;
+}
+
+/**
+ * Who acted, unambiguously: a display name can be anyone's (a Standard user may rename themselves "Olivia Owner"),
+ * so a person is named with their email.
+ */
+function actorText(actor: AuditEventOutput["actor"]): string {
+  if (actor.type === "cli") return "The command line";
+  if (actor.type !== "user") return "Webhook delivery";
+  return actor.name ? `${actor.name} (${actor.email})` : actor.email;
 }
 
 // ---- CSV ----

@@ -7,6 +7,7 @@ import { prisma } from "@/lib/db/client";
 import { tenantDb } from "@/lib/db/tenant";
 import type { AuditReader } from "./queries";
 import { type AuditFilters, auditFilters } from "./schemas";
+import { type AuditEventOutput, type AuditNames, ID_FIELDS } from "./serialize";
 
 /** The signed-in person, as the session knows them. */
 interface SessionUser {
@@ -27,6 +28,47 @@ export function firmPeople(reader: AuditReader) {
     select: { id: true, firstname: true, lastname: true },
     orderBy: [{ firstname: "asc" }, { lastname: "asc" }, { id: "asc" }],
   });
+}
+
+/**
+ * The names of the people, client groups and tags that the entries' changes name by id, so that a line reads
+ * "from nothing to Olivia Owner" and "to North, Payroll" rather than "to 1" and "to 7, 8". Read in the reader's firm.
+ */
+export async function auditNames(reader: AuditReader, events: AuditEventOutput[]): Promise<AuditNames> {
+  const ids: Record<keyof AuditNames, Set<number>> = { users: new Set(), clientGroups: new Set(), tags: new Set() };
+  for (const event of events)
+    for (const [field, change] of Object.entries(event.changes)) {
+      const kind = ID_FIELDS[field];
+      if (!kind || change === "changed") continue;
+      for (const value of change.flat()) if (typeof value === "number") ids[kind].add(value);
+    }
+  const where = (kind: keyof AuditNames) => ({ id: { in: [...ids[kind]] } });
+  const [users, groups, tags] = await Promise.all([
+    ids.users.size
+      ? reader.db.user.findMany({ where: where("users"), select: { id: true, firstname: true, lastname: true } })
+      : [],
+    ids.clientGroups.size
+      ? reader.db.clientGroup.findMany({ where: where("clientGroups"), select: { id: true, name: true } })
+      : [],
+    ids.tags.size ? reader.db.tag.findMany({ where: where("tags"), select: { id: true, name: true } }) : [],
+  ]);
+  return {
+    users: new Map(users.map((u) => [u.id, `${u.firstname} ${u.lastname}`.trim()])),
+    clientGroups: new Map(groups.map((g) => [g.id, g.name])),
+    tags: new Map(tags.map((t) => [t.id, t.name])),
+  };
+}
+
+/** The filters' boxes as typed, to show them again when they are refused (an emptied box would lose the typing). */
+export function typedFilters(params: SearchParams): Record<string, string> {
+  const names = ["action", "actor_id", "target_type", "target_uuid", "since", "until"];
+  return Object.fromEntries(
+    names.flatMap((name) => {
+      const value = params[name];
+      const text = Array.isArray(value) ? value[0] : value;
+      return text ? [[name, text]] : [];
+    }),
+  );
 }
 
 export type SearchParams = Record<string, string | string[] | undefined>;

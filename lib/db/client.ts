@@ -8,7 +8,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "./migrations";
-import { openPGlite, pgliteDataDir } from "./pglite";
+import { embeddedDatabaseReady, openPGlite, pgliteDataDir } from "./pglite";
 
 export interface Database {
   prisma: PrismaClient;
@@ -113,6 +113,7 @@ async function connect(): Promise<Database> {
   }
   assertDatabaseConfigured();
   const pglite = openPGlite();
+  await embeddedDatabaseReady(pglite);
   await applyMigrations(pglite);
   const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return {

@@ -543,8 +543,8 @@ export function printDemoInstructions(summary: DemoSummary, baseUrl = printedBas
   } else {
     lines.push(
       "",
-      `The demo token was shown when the data was seeded. For a new one, sign in and open ${baseUrl}/settings/api-tokens,`,
-      `or run: npm run token:create -- --email ${summary.tokenOwner} --name "Demo"`,
+      `The demo token was shown when the data was seeded. For a new one, sign in and open ${baseUrl}/settings/api-tokens.`,
+      "(npm run token:create works only while the demo is stopped: one process at a time opens the embedded database.)",
       "",
     );
   }

@@ -1,3 +1,8 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { register } from "@/instrumentation";
 import { assertDatabaseConfigured } from "@/lib/db/client";
@@ -31,5 +36,34 @@ describe("starting on a serverless host", () => {
     vi.stubEnv("VERCEL", "");
     vi.stubEnv("DATABASE_URL", "");
     expect(() => assertDatabaseConfigured()).not.toThrow();
+  });
+});
+
+describe("starting in production", () => {
+  it("refuses to start without NEXTAUTH_SECRET, saying what to set", async () => {
+    vi.stubEnv("NODE_ENV", "production");
+    vi.stubEnv("NEXTAUTH_SECRET", "");
+    vi.stubEnv("DATABASE_URL", "postgresql://app@db.example/app");
+    vi.stubEnv("NEXT_RUNTIME", "nodejs");
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const exit = vi.spyOn(process, "exit").mockImplementation(() => undefined as never);
+    await register();
+    expect(exit).toHaveBeenCalledWith(1);
+    expect(log).toHaveBeenCalledWith(expect.stringMatching(/^Refusing to run: NEXTAUTH_SECRET is not set\. .*set it/));
+  });
+
+  it("npm start without a build says to run npm run build", async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), "cjt-unbuilt-"));
+    try {
+      const script = path.resolve("scripts/require-build.mjs");
+      const error = await promisify(execFile)(process.execPath, [script], { cwd: folder }).then(
+        () => null,
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(error?.code).toBe(1);
+      expect(error?.stderr).toMatch(/^There is no build to start: run `npm run build` first/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

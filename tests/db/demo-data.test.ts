@@ -15,6 +15,7 @@ async function startOnEmptyDatabase(env: Record<string, string>) {
   vi.stubEnv("VERCEL", "");
   vi.stubEnv("DEMO_SEED", "");
   vi.stubEnv("NEXT_RUNTIME", "nodejs");
+  vi.stubEnv("NEXTAUTH_SECRET", "a production start needs one");
   vi.stubEnv("PGLITE_DATA_DIR", `memory://start-${Math.random().toString(36).slice(2)}`);
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   const log = vi.spyOn(console, "log").mockImplementation(() => {});

@@ -60,29 +60,48 @@ describe("the create token action", () => {
 
   it("answers a message and creates nothing for a blank or too long name", async () => {
     const user = await signInAs("viewer@acme.test");
-    expect(await createToken({ status: "idle" }, newToken({ name: "   " }))).toEqual({
-      status: "invalid",
-      error: "Give the token a name.",
-    });
-    expect(await createToken({ status: "idle" }, newToken({ name: "x".repeat(101) }))).toEqual({
-      status: "invalid",
-      error: "The name may be at most 100 characters.",
-    });
-    expect(await createToken({ status: "idle" }, newToken({ expires: "1000" }))).toEqual({
-      status: "invalid",
-      error: "Choose an expiry and the access.",
-    });
+    const refusal = (error: string) => ({ status: "invalid", error, values: expect.any(Object) });
+    expect(await createToken({ status: "idle" }, newToken({ name: "   " }))).toEqual(refusal("Give the token a name."));
+    expect(await createToken({ status: "idle" }, newToken({ name: "x".repeat(101) }))).toEqual(
+      refusal("The name may be at most 100 characters."),
+    );
+    expect(await createToken({ status: "idle" }, newToken({ expires: "1000" }))).toEqual(
+      refusal("Choose an expiry and the access."),
+    );
     for (const fields of [
       { preset: "admin" },
       { preset: "custom" },
       { preset: "custom", ...customAccess({ time_logs: "write" }) },
       { preset: "custom", ...customAccess({ clients: "all" }) },
     ])
-      expect(await createToken({ status: "idle" }, newToken(fields))).toEqual({
-        status: "invalid",
-        error: "Choose an expiry and the access.",
-      });
+      expect(await createToken({ status: "idle" }, newToken(fields))).toEqual(
+        refusal("Choose an expiry and the access."),
+      );
     expect(await listApiTokens(await prisma(), user)).toEqual([]);
+  });
+
+  it("refuses a token with no access at all, which could do nothing", async () => {
+    const user = await signInAs("viewer@acme.test");
+    expect(await createToken({ status: "idle" }, newToken({ preset: "custom", ...customAccess({}) }))).toMatchObject({
+      status: "invalid",
+      error: "Give the token access to at least one resource: with none, it can do nothing.",
+    });
+    expect(await listApiTokens(await prisma(), user)).toEqual([]);
+  });
+
+  it("answers what was sent with a refusal, for the form to show again", async () => {
+    await signInAs("viewer@acme.test");
+    const sent = newToken({
+      name: "x".repeat(101),
+      expires: "30",
+      preset: "custom",
+      ...customAccess({ jobs: "read" }),
+    });
+    const state = await createToken({ status: "idle" }, sent);
+    expect(state).toMatchObject({
+      status: "invalid",
+      values: { name: "x".repeat(101), expires: "30", preset: "custom", access: { ...NO_ACCESS, jobs: "read" } },
+    });
   });
 
   it("gives the token the chosen expiry and access", async () => {
@@ -118,7 +137,7 @@ describe("the create token action", () => {
     const held = (await listApiTokens(await prisma(), user)).length;
     for (let i = held; i < MAX_LIVE_TOKENS_PER_USER; i++) await createApiToken(await prisma(), user, `t${i}`);
     const state = await createToken({ status: "idle" }, newToken({ name: "one more" }));
-    expect(state).toEqual({ status: "invalid", error: expect.stringMatching(/^50 live tokens is the most/) });
+    expect(state).toMatchObject({ status: "invalid", error: expect.stringMatching(/^50 live tokens is the most/) });
   });
 });
 

@@ -6,7 +6,7 @@ import * as clientRoute from "@/app/api/v1/clients/[uuid]/route";
 import * as clientsRoute from "@/app/api/v1/clients/route";
 import { GET as download } from "@/app/settings/audit/download/route";
 import { createWebhookAction } from "@/app/settings/webhooks/actions";
-import { type AuditEventOutput, csvCell, describeAuditEvent } from "@/lib/audit/serialize";
+import { type AuditEventOutput, type AuditNames, csvCell, describeAuditEvent } from "@/lib/audit/serialize";
 import { parseAuditFilters } from "@/lib/audit/settings";
 import { signedInUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/client";
@@ -80,7 +80,7 @@ describe("the CSV download", () => {
     expect(lines[2]).toContain('"client.created"');
     // The name, a formula, is text with a leading apostrophe; its quotes are doubled.
     expect(lines[2]).toContain(`"'=HYPERLINK(""http://evil.example"",""Click"")"`);
-    expect(lines[1]).toContain('"Olivia Owner changed the city of');
+    expect(lines[1]).toContain('"Olivia Owner (owner@acme.test) changed the city of');
     expect(lines[1]).toContain("from Leeds to +York, with token 'test owner@acme.test'");
     expect(lines.slice(1).every((line) => !/(^|,)"[=+\-@]/.test(line))).toBe(true);
   });
@@ -125,7 +125,7 @@ describe("sentences", () => {
   };
   it("say who did what to which record, before and after, and with which token", () => {
     expect(describeAuditEvent(base)).toBe(
-      "Olivia Owner changed the city of Acme Ltd from Leeds to York, with token 'Invoicing'",
+      "Olivia Owner (owner@acme.test) changed the city of Acme Ltd from Leeds to York, with token 'Invoicing'",
     );
     expect(
       describeAuditEvent({
@@ -133,11 +133,12 @@ describe("sentences", () => {
         changes: { name: ["Acme", "Acme Ltd"], street_address: [null, "1 High St"], tags: [[], [3, 7]] },
       }),
     ).toBe(
-      "Olivia Owner changed the name of Acme Ltd from Acme to Acme Ltd, the street address from nothing to 1 High St " +
+      "Olivia Owner (owner@acme.test) changed the name of Acme Ltd from Acme to Acme Ltd, the street address from " +
+        "nothing to 1 High St " +
         "and the tags from none to 3, 7, with token 'Invoicing'",
     );
     expect(describeAuditEvent({ ...base, action: "client.created", changes: {} })).toBe(
-      "Olivia Owner created the client Acme Ltd, with token 'Invoicing'",
+      "Olivia Owner (owner@acme.test) created the client Acme Ltd, with token 'Invoicing'",
     );
     expect(
       describeAuditEvent({
@@ -148,7 +149,7 @@ describe("sentences", () => {
         target: { type: "webhook", uuid: base.target.uuid, name: "https://hooks.example/in" },
         changes: { secret: "changed" },
       }),
-    ).toBe("Olivia Owner rotated the secret of the webhook https://hooks.example/in");
+    ).toBe("Olivia Owner (owner@acme.test) rotated the secret of the webhook https://hooks.example/in");
     expect(
       describeAuditEvent({
         ...base,
@@ -160,6 +161,53 @@ describe("sentences", () => {
         changes: {},
       }),
     ).toBe("The command line archived Sam Standard");
+  });
+
+  it("name the actor by email too: a display name alone can be anyone's", () => {
+    const impostor = { type: "user" as const, id: 5, name: "Olivia Owner", email: "standard@acme.test" };
+    expect(describeAuditEvent({ ...base, actor: impostor })).toMatch(/^Olivia Owner \(standard@acme\.test\) changed/);
+    expect(describeAuditEvent({ ...base, actor: impostor })).not.toBe(describeAuditEvent(base));
+  });
+
+  it("say a switch as a verb, access as words, and people, groups and tags by name", () => {
+    const webhook = { type: "webhook" as const, uuid: base.target.uuid, name: "https://hooks.example/in" };
+    expect(describeAuditEvent({ ...base, token: null, target: webhook, changes: { enabled: [true, false] } })).toBe(
+      "Olivia Owner (owner@acme.test) disabled the webhook https://hooks.example/in",
+    );
+    const token = { type: "token" as const, id: 4, name: "Reports" };
+    expect(
+      describeAuditEvent({
+        ...base,
+        token: null,
+        target: token,
+        changes: {
+          access: [
+            { clients: "write", time_logs: "none" },
+            { clients: "read", time_logs: "read" },
+          ],
+        },
+      }),
+    ).toBe(
+      "Olivia Owner (owner@acme.test) changed the access of Reports from clients write, time logs none to " +
+        "clients read, time logs read",
+    );
+    const names: AuditNames = {
+      users: new Map([[1, "Olivia Owner"]]),
+      clientGroups: new Map([
+        [7, "North"],
+        [8, "Payroll"],
+      ]),
+      tags: new Map(),
+    };
+    expect(
+      describeAuditEvent(
+        { ...base, changes: { user_id: [null, 1], client_groups: [[], [7, 8]], tags: [[], [3]] } },
+        names,
+      ),
+    ).toBe(
+      "Olivia Owner (owner@acme.test) changed the account manager of Acme Ltd from nothing to Olivia Owner, the client groups " +
+        "from none to North, Payroll and the tags from none to #3, with token 'Invoicing'",
+    );
   });
 });
 

@@ -76,7 +76,16 @@ describe("as an Owner or Admin", () => {
     await signInAs("owner@acme.test");
     const before = await (await prisma()).webhookEndpoint.count();
     const state = await createWebhookAction({ status: "idle" }, form({ url: "nope", description: "" }));
-    expect(state).toMatchObject({ status: "invalid" });
+    // What was sent comes back, for the form to show again.
+    expect(state).toMatchObject({ status: "invalid", values: { url: "nope", description: "", events: [] } });
+    const kept = await createWebhookAction(
+      { status: "idle" },
+      form({ url: "ftp://x", description: "Billing", events: ["client.created", "job.updated"] }),
+    );
+    expect(kept).toMatchObject({
+      status: "invalid",
+      values: { url: "ftp://x", description: "Billing", events: ["client.created", "job.updated"] },
+    });
     expect(Object.keys((state as { errors: object }).errors).sort()).toEqual(["events", "url"]);
     expect(await (await prisma()).webhookEndpoint.count()).toBe(before);
   });

@@ -1,6 +1,7 @@
 // The built server (`next start`, after `npm run build`) on a copy of the embedded test database, for the tests that
 // need a real HTTP server in front of the app (tests/faults). Each test file uses its own port.
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { request } from "node:http";
@@ -108,6 +109,9 @@ interface SendOptions {
   signal?: AbortSignal;
 }
 
+// A production start refuses to run without a session secret (lib/db/startup.ts).
+const SESSION_SECRET = randomBytes(32).toString("base64url");
+
 /** `next start` itself (not through npx, so that its pid is the server's), ready to answer. */
 export async function startServer(port: number, database: BuiltServerDatabase, extraEnv: Record<string, string> = {}) {
   const env = { ...process.env };
@@ -119,6 +123,7 @@ export async function startServer(port: number, database: BuiltServerDatabase, e
       ...extraEnv,
       PGLITE_DATA_DIR: database.dataDir,
       NODE_ENV: "production",
+      NEXTAUTH_SECRET: SESSION_SECRET,
       NEXT_TELEMETRY_DISABLED: "1",
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -15,9 +15,28 @@ import { createOwnToken, revokeOwnToken, revokeTokenOfFirm } from "@/lib/tokens/
 
 export type CreateTokenState =
   | { status: "idle" }
-  | { status: "invalid"; error: string }
+  // `values`: what was sent, shown again so that a refusal does not cost the choices made.
+  | { status: "invalid"; error: string; values: TokenFormValues }
   // The value travels only in this answer; the page never renders it from the database, so a reload loses it.
   | { status: "created"; id: number; name: string; token: string };
+
+/** The form's fields as sent: the name, the expiry, the preset and each resource's level under Custom. */
+export interface TokenFormValues {
+  name: string;
+  expires: string;
+  preset: string;
+  access: Record<string, string>;
+}
+
+function sentValues(form: FormData): TokenFormValues {
+  const text = (name: string) => String(form.get(name) ?? "");
+  return {
+    name: text("name"),
+    expires: text("expires"),
+    preset: text("preset"),
+    access: Object.fromEntries(TOKEN_RESOURCES.map((r) => [r, text(`access.${r}`)])),
+  };
+}
 
 /** "never" or one of the offered numbers of days; anything else (a forged form) is refused. */
 const expirySchema = z.union([
@@ -38,11 +57,16 @@ function accessOf(form: FormData): TokenAccess | null {
 
 export async function createToken(_previous: CreateTokenState, form: FormData): Promise<CreateTokenState> {
   const user = await requireSignedInUser(API_TOKENS_PATH);
+  const values = sentValues(form);
+  const refuse = (error: string): CreateTokenState => ({ status: "invalid", error, values });
   const name = tokenNameSchema.safeParse(form.get("name") ?? "");
-  if (!name.success) return { status: "invalid", error: name.error.issues[0].message };
+  if (!name.success) return refuse(name.error.issues[0].message);
   const expiresInDays = expirySchema.safeParse(form.get("expires"));
   const access = accessOf(form);
-  if (!expiresInDays.success || !access) return { status: "invalid", error: "Choose an expiry and the access." };
+  if (!expiresInDays.success || !access) return refuse("Choose an expiry and the access.");
+  // Such a token could call only /me and /token: almost certainly a slip, not what was meant.
+  if (TOKEN_RESOURCES.every((resource) => access[resource] === "none"))
+    return refuse("Give the token access to at least one resource: with none, it can do nothing.");
   try {
     const { token, summary } = await createOwnToken(user, name.data, {
       access,
@@ -51,7 +75,7 @@ export async function createToken(_previous: CreateTokenState, form: FormData): 
     revalidatePath(API_TOKENS_PATH);
     return { status: "created", id: summary.id, name: summary.name, token };
   } catch (error) {
-    if (error instanceof TokenLimitError) return { status: "invalid", error: error.message };
+    if (error instanceof TokenLimitError) return refuse(error.message);
     throw error;
   }
 }

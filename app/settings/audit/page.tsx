@@ -7,8 +7,15 @@ import { AuditList } from "@/components/audit/audit-list";
 import { secondaryButton } from "@/components/styles";
 import { listAuditEvents } from "@/lib/audit/queries";
 import { serializeAuditEvent } from "@/lib/audit/serialize";
-import { auditReader, filtersQuery, firmPeople, parseAuditFilters, type SearchParams } from "@/lib/audit/settings";
-
+import {
+  auditNames,
+  auditReader,
+  filtersQuery,
+  firmPeople,
+  parseAuditFilters,
+  type SearchParams,
+  typedFilters,
+} from "@/lib/audit/settings";
 import { ApiError } from "@/lib/core/errors";
 import { AUDIT_PATH } from "@/lib/paths";
 import { requireSettingsPage } from "@/lib/settings-pages";
@@ -36,6 +43,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     firmPeople(reader),
     parsed.errors ? null : listAuditEvents(reader, { ...filters, cursor, limit: PAGE_SIZE }).catch(staleCursor),
   ]);
+  const events = page ? page.rows.map(serializeAuditEvent) : [];
   return (
     <AccountSettingsLayout user={user} current={AUDIT_PATH}>
       <h1 className="text-2xl font-semibold">Audit log</h1>
@@ -44,7 +52,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         command line; and every sign-in. Entries cannot be changed or removed; they are kept for 400 days unless your
         operator set another period.
       </p>
-      <AuditFiltersForm filters={filters} people={people} errors={parsed.errors} />
+      <AuditFiltersForm
+        filters={filters}
+        people={people}
+        errors={parsed.errors}
+        typed={parsed.errors ? typedFilters(params) : undefined}
+      />
       <section aria-labelledby="entries-heading" className="mt-8">
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           <h2 id="entries-heading" className="text-lg font-semibold">
@@ -57,7 +70,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           )}
         </div>
         {page ? (
-          <AuditList events={page.rows.map(serializeAuditEvent)} timezone={user.timezone} />
+          <AuditList events={events} names={await auditNames(reader, events)} timezone={user.timezone} />
         ) : (
           <p role="status" className="text-sm text-red-700">
             {parsed.errors

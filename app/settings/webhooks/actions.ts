@@ -17,9 +17,16 @@ import { requireWebhookManager } from "@/lib/webhooks/settings";
 
 export type CreateWebhookState =
   | { status: "idle" }
-  | { status: "invalid"; errors: Record<string, string[]> }
+  // `values`: what was sent, shown again so that a refused field does not cost the others.
+  | { status: "invalid"; errors: Record<string, string[]>; values: WebhookFormValues }
   // The secret travels only in this answer; the page never renders it from the database, so a reload loses it.
   | { status: "created"; uuid: string; url: string; secret: string };
+
+export interface WebhookFormValues {
+  url: string;
+  description: string;
+  events: string[];
+}
 
 export type RotateSecretState = { status: "idle" } | { status: "rotated"; secret: string };
 
@@ -30,19 +37,23 @@ async function manager() {
 
 export async function createWebhookAction(_previous: CreateWebhookState, form: FormData): Promise<CreateWebhookState> {
   const scope = await manager();
-  const description = String(form.get("description") ?? "");
+  const values: WebhookFormValues = {
+    url: String(form.get("url") ?? ""),
+    description: String(form.get("description") ?? ""),
+    events: form.getAll("events").map(String),
+  };
   const parsed = createWebhookBody.safeParse({
-    url: form.get("url") ?? "",
-    events: form.getAll("events"),
-    ...(description ? { description } : {}),
+    url: values.url,
+    events: values.events,
+    ...(values.description ? { description: values.description } : {}),
   });
-  if (!parsed.success) return { status: "invalid", errors: zodFieldErrors(parsed.error) };
+  if (!parsed.success) return { status: "invalid", errors: zodFieldErrors(parsed.error), values };
   try {
     const endpoint = await createWebhook(scope, parsed.data);
     revalidatePath(WEBHOOKS_PATH);
     return { status: "created", uuid: endpoint.uuid, url: endpoint.url, secret: endpoint.secret };
   } catch (error) {
-    if (error instanceof ApiError && error.errors) return { status: "invalid", errors: error.errors };
+    if (error instanceof ApiError && error.errors) return { status: "invalid", errors: error.errors, values };
     throw error;
   }
 }
