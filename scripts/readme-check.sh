@@ -140,7 +140,8 @@ mkdir "$work/ts"
   # Compiled under --strict by this project's TypeScript, then run as the README says (tsx).
   node "$repo/node_modules/typescript/bin/tsc" --noEmit --strict --skipLibCheck --target es2022 --module esnext \
     --moduleResolution bundler --types node example.ts
-  CJT_TOKEN=$TOKEN npx tsx example.ts >run.out 2>&1 || { cat run.out; fail "the snippet failed"; }
+  # npm_config_loglevel: npm's own warnings (e.g. about a machine's user config) are not the snippet's output.
+  CJT_TOKEN=$TOKEN npm_config_loglevel=error npx tsx example.ts >run.out 2>&1 || { cat run.out; fail "the snippet failed"; }
   [ ! -s run.out ] || { cat run.out; fail "the snippet printed an error"; }
   found=$(curl -sf -H "Authorization: Bearer $TOKEN" "$API/clients/search?q=Harbour%20Bakery" |
     jq '[.clients[] | select(.name == "Harbour Bakery Ltd")] | length')
