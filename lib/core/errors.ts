@@ -1,5 +1,6 @@
 // The error model of the API: every error is `{"message": ...}`, a 422 adds `errors: {field: [messages]}`.
 import { z } from "zod";
+import { logError } from "@/lib/core/log";
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -66,6 +67,6 @@ export function zodFieldErrors(error: z.ZodError, root = "body"): FieldErrors {
 export function errorResponse(error: unknown): Response {
   if (error instanceof ApiError) return error.toResponse();
   if (error instanceof z.ZodError) return validationFailed(zodFieldErrors(error)).toResponse();
-  console.error("Unhandled error in API request", error);
+  logError("Unhandled error in API request", error);
   return Response.json({ message: "Server error" }, { status: 500 });
 }

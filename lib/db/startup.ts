@@ -1,5 +1,7 @@
 // The start-up check of a server instance, kept out of instrumentation.ts so that the Edge build of that file never
 // sees Node's process.exit.
+
+import { logError } from "@/lib/core/log";
 import { assertDatabaseConfigured } from "./client";
 
 /**
@@ -10,7 +12,7 @@ export function refuseUnworkableConfiguration() {
   try {
     assertDatabaseConfigured();
   } catch (error) {
-    console.error(`Refusing to run: ${(error as Error).message}`);
+    logError(`Refusing to run: ${(error as Error).message}`);
     process.exit(1);
   }
 }

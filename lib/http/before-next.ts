@@ -6,6 +6,7 @@
 // - the API's limit of requests in flight and its queue (lib/api/in-flight.ts): a request waits for its place before
 //   Next has read anything of it, and a refused one costs microseconds rather than a request through Next.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import { assignRequestId, errorBodyAtFrontDoor } from "@/lib/observability/request-id";
 import { refusedApiPath, underApiV1 } from "./api-path";
 import { API_HEADERS } from "./security-headers";
 
@@ -38,6 +39,8 @@ export function installBeforeNext(frontDoor: FrontDoor) {
     const handOn = () => emit.apply(this, [event, ...args] as Parameters<typeof emit>);
     if (event === "request") {
       const [request, response] = args as [IncomingMessage, ServerResponse];
+      // First, so that every answer, this door's own included, carries the request's id.
+      assignRequestId(request, response);
       const refused = refusedBeforeNext(request.url ?? "/");
       if (refused) {
         void answer(response, refused);
@@ -51,6 +54,9 @@ export function installBeforeNext(frontDoor: FrontDoor) {
 }
 
 async function answer(response: ServerResponse, refused: Response) {
-  response.writeHead(refused.status, Object.fromEntries(refused.headers));
-  response.end(await refused.text());
+  const body = errorBodyAtFrontDoor(response, ((await refused.json()) as { message: string }).message);
+  const headers = Object.fromEntries(refused.headers);
+  delete headers["content-length"];
+  response.writeHead(refused.status, headers);
+  response.end(body);
 }

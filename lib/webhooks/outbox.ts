@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { Caller } from "@/lib/auth/caller";
 import { defer } from "@/lib/core/deferred";
+import { logError } from "@/lib/core/log";
 import type { TenantDb } from "@/lib/db/tenant";
 import { deliverDue } from "./dispatch";
 import type { EventType } from "./events";
@@ -53,7 +54,7 @@ export async function recordEvent(
     data: endpoints.map((endpoint) => ({ tenantId, endpointId: endpoint.id, eventId: event.id })),
   });
   defer(`webhooks:${tenantId}`, async () => {
-    await deliverDue({ tenantId }).catch((error) => console.error("Webhook delivery failed", error));
+    await deliverDue({ tenantId }).catch((error) => logError("Webhook delivery failed", error));
   });
   return true;
 }
