@@ -1,6 +1,5 @@
 // The error model of the API: every error is `{"message": ...}`, a 422 adds `errors: {field: [messages]}`.
 import { z } from "zod";
-import { logError } from "@/lib/core/log";
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -61,12 +60,4 @@ export function zodFieldErrors(error: z.ZodError, root = "body"): FieldErrors {
     (errors[field] ??= []).push(issue.message);
   }
   return errors;
-}
-
-/** The response for anything a handler throws. Unexpected errors are logged and never described to the caller. */
-export function errorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return error.toResponse();
-  if (error instanceof z.ZodError) return validationFailed(zodFieldErrors(error)).toResponse();
-  logError("Unhandled error in API request", error);
-  return Response.json({ message: "Server error" }, { status: 500 });
 }

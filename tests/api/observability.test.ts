@@ -208,7 +208,9 @@ describe("GET /token/requests", () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([]);
     const db = await prisma();
-    expect(await db.tokenRequest.count({ where: { tokenId: colleague.id, tenantId: colleague.user.tenantId } })).toBe(1);
+    expect(await db.tokenRequest.count({ where: { tokenId: colleague.id, tenantId: colleague.user.tenantId } })).toBe(
+      1,
+    );
     expect(await db.tokenRequest.count({ where: { tokenId: otherFirm.id, tenantId: otherFirm.user.tenantId } })).toBe(
       1,
     );
