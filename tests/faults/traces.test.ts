@@ -161,6 +161,7 @@ describe.skipIf(!built)("traces of the built server", () => {
       .map((l) => JSON.parse(l))
       .find((l) => l.kind === "request" && l.request_id === requestId);
     expect(line).toMatchObject({ status: 200, route: "/api/v1/clients", tenant_id: owner.tenantId });
+    expect(line.db_ms).toBeGreaterThan(0);
   }, 60_000);
 
   it("answers a request refused at the front door with a request id, in the header and the body", async () => {
