@@ -18,20 +18,36 @@ export const listTokenRequestsQuery = z.object({
 export type ListTokenRequestsQuery = z.output<typeof listTokenRequestsQuery>;
 
 export const tokenRequestObject = component(
-  z.object({
-    id: z.number().int(),
-    created_at: z.string().describe("When the request was answered (ISO 8601 UTC)"),
-    request_id: z.string().describe("The X-Request-Id the answer carried"),
-    method: z.string(),
-    path: z.string().describe("The path requested, without its query"),
-    status: z.number().int(),
-    duration_ms: z.number().int(),
-    message: z.string().nullable().describe("For a 4xx, the error message the caller got; else null"),
-    errors: z
-      .record(z.string(), z.array(z.string()))
-      .nullable()
-      .describe("For a 422, the field errors the caller got; else null"),
-  }),
+  z
+    .object({
+      id: z.number().int(),
+      created_at: z.string().describe("When the request was answered (ISO 8601 UTC)"),
+      request_id: z.string().describe("The X-Request-Id the answer carried"),
+      method: z.string(),
+      path: z.string().describe("The path requested, without its query"),
+      status: z.number().int(),
+      duration_ms: z.number().int(),
+      message: z.string().nullable().describe("For a 4xx, the error message the caller got; else null"),
+      errors: z
+        .record(z.string(), z.array(z.string()))
+        .nullable()
+        .describe("For a 422, the field errors the caller got; else null"),
+    })
+    .meta({
+      examples: [
+        {
+          id: 4812,
+          created_at: "2026-11-21T03:12:09.412Z",
+          request_id: "0b7f3c2e-5d1a-4f6b-9c8e-2a4d6f8b1c3e",
+          method: "POST",
+          path: "/api/v1/clients",
+          status: 422,
+          duration_ms: 18,
+          message: "The given data was invalid. name: Must not be empty.",
+          errors: { name: ["Must not be empty."] },
+        },
+      ],
+    }),
   "TokenRequest",
 );
 export type TokenRequestWire = z.infer<typeof tokenRequestObject>;
