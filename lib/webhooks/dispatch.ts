@@ -4,6 +4,7 @@
 // Runs right after a write (lib/api/route.ts, through Next's after()), from the cron route on Vercel, and from an
 // in-process timer on one machine (timer.ts).
 import { prisma } from "@/lib/db/client";
+import { inSpan } from "@/lib/observability/spans";
 import {
   FAILING_DISABLES_AFTER_MS,
   MAX_ATTEMPTS,
@@ -91,7 +92,15 @@ export async function deliverDue(options: DispatchOptions = {}): Promise<Dispatc
   const now = options.now ?? (() => new Date());
   const claimed = await claim(now(), options);
   const send = options.send ?? httpSender();
-  const outcomes = await Promise.all(claimed.map((row) => deliver(row, send, now)));
+  const outcomes = await Promise.all(
+    claimed.map((row) =>
+      inSpan(
+        "webhook delivery",
+        { "cjt.tenant.id": row.tenant_id, "cjt.webhook.delivery.id": row.id, "cjt.webhook.attempt": row.attempts },
+        () => deliver(row, send, now),
+      ),
+    ),
+  );
   return {
     claimed: claimed.length,
     succeeded: outcomes.filter((ok) => ok).length,
