@@ -26,10 +26,10 @@ function destination(): DestinationStream {
   return pino.destination({ dest: 1, sync: true });
 }
 
-function createLogger(stream: DestinationStream): Logger {
+function createLogger(stream: DestinationStream, level = process.env.LOG_LEVEL || "info"): Logger {
   return pino(
     {
-      level: process.env.LOG_LEVEL || "info",
+      level,
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       messageKey: "message",
@@ -51,10 +51,13 @@ const state = globalThis as { __cjtLogger?: Logger };
 
 export const log = (): Logger => (state.__cjtLogger ??= createLogger(destination()));
 
-/** Sends the log to another stream (tests read the lines written). Returns a function that restores stdout. */
-export function logTo(stream: DestinationStream): () => void {
+/**
+ * Sends the log, from `level` up, to another stream (tests read the lines written). Returns a function that puts the
+ * previous log back.
+ */
+export function logTo(stream: DestinationStream, level?: string): () => void {
   const previous = state.__cjtLogger;
-  state.__cjtLogger = createLogger(stream);
+  state.__cjtLogger = createLogger(stream, level);
   return () => {
     state.__cjtLogger = previous;
   };

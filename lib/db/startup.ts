@@ -1,7 +1,5 @@
 // The start-up check of a server instance, kept out of instrumentation.ts so that the Edge build of that file never
 // sees Node's process.exit.
-
-import { logError } from "@/lib/core/log";
 import { assertDatabaseConfigured } from "./client";
 
 /**
@@ -12,7 +10,8 @@ export function refuseUnworkableConfiguration() {
   try {
     assertDatabaseConfigured();
   } catch (error) {
-    logError(`Refusing to run: ${(error as Error).message}`);
+    // Plain text on stderr, not the server's JSON log: the build's preflight prints it too, for a person to read.
+    console.error(`Refusing to run: ${(error as Error).message}`);
     process.exit(1);
   }
 }

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { register } from "@/instrumentation";
 import { assertDatabaseConfigured } from "@/lib/db/client";
-import { spyOnLog } from "../support/log";
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -15,7 +14,7 @@ describe("starting on a serverless host", () => {
     vi.stubEnv("NEXT_RUNTIME", "nodejs");
     expect(() => assertDatabaseConfigured()).toThrow(/DATABASE_URL is not set.*serverless/);
     // Next would log a throw from register() and serve 500s; the server exits instead (tried with `next start`).
-    const log = spyOnLog("error");
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
     const exit = vi.spyOn(process, "exit").mockImplementation(() => undefined as never);
     await register();
     expect(exit).toHaveBeenCalledWith(1);

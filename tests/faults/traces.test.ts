@@ -1,6 +1,6 @@
 // Traces of the built server (`npm run build` first), received by an OTLP receiver this test starts: Next's request
 // span, the route's span with the request id, tenant, token and route as attributes, and on PostgreSQL a span per SQL
-// statement with its db attributes, all in one trace, linked parent to child. The same request id is in the answer's
+// statement with its db attributes, the rate limit's Redis calls (fetches to Upstash's REST endpoint), all in one trace, linked parent to child. The same request id is in the answer's
 // header and in the server's log line on stdout. The embedded PGlite has no driver instrumentation: on the PGlite run
 // the statement spans are not expected.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/client";
 import { createApiToken, generateTokenValue } from "@/lib/tokens";
+import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
 import { userByEmail } from "../support/api";
 import { BuiltServerDatabase, built, client, kill } from "../support/built-server";
 
@@ -34,6 +35,8 @@ let server: ChildProcess;
 let output = "";
 let database: BuiltServerDatabase | undefined;
 let token: string;
+/** The rate limits' Redis, spoken to over HTTP (the Upstash REST protocol) as in production. */
+let upstash: UpstashEmulator;
 
 const attribute = (span: Span, key: string) => {
   const value = span.attributes.find((a) => a.key === key)?.value;
@@ -56,6 +59,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
+  upstash = await startUpstashEmulator();
   const env: Record<string, string | undefined> = { ...process.env };
   delete env.DEMO_SEED;
   if (onPostgres) {
@@ -77,6 +81,10 @@ beforeAll(async () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl,
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
       LOG_FORMAT: "json",
+      LOG_LEVEL: "info",
+      UPSTASH_REDIS_REST_URL: upstash.url,
+      UPSTASH_REDIS_REST_TOKEN: upstash.token,
+      RATE_LIMIT_KEY_PREFIX: `traces-${process.pid}-${Date.now()}`,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -98,6 +106,7 @@ afterAll(async () => {
   }
   await new Promise((resolve) => (receiver ? receiver.close(resolve) : resolve(undefined)));
   await database?.remove();
+  await upstash?.close();
 });
 
 async function spansOf(traceId: string, until: (trace: Span[]) => boolean): Promise<Span[]> {
@@ -142,6 +151,13 @@ describe.skipIf(!built)("traces of the built server", () => {
       return parent ? [parent, ...ancestors(parent)] : [];
     };
     expect(ancestors(tagged!).at(-1)).toBe(roots[0]);
+
+    // The rate limit's Redis calls: fetches to the Upstash REST endpoint, spans of the same request.
+    const redisCalls = trace.filter((s) =>
+      s.attributes.some((a) => typeof a.value.stringValue === "string" && a.value.stringValue.startsWith(upstash.url)),
+    );
+    expect(redisCalls.length, JSON.stringify(trace.map((s) => s.name))).toBeGreaterThan(0);
+    expect(ancestors(redisCalls[0]).at(-1)).toBe(roots[0]);
 
     if (onPostgres) {
       // OpenTelemetry's database conventions: the system, the database, the statement's text.

@@ -18,7 +18,7 @@ export function captureLog() {
       done();
     },
   });
-  const restore = logTo(stream as unknown as Parameters<typeof logTo>[0]);
+  const restore = logTo(stream as unknown as Parameters<typeof logTo>[0], "info");
   return { lines, raw, restore };
 }
 
