@@ -7,6 +7,7 @@ import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as me from "@/app/api/v1/me/route";
 import * as tokenRequests from "@/app/api/v1/token/requests/route";
 import { apiRoute, endpoint } from "@/lib/api/route";
+import { logThrottled } from "@/lib/api/unavailable";
 import { prisma } from "@/lib/db/client";
 import { flushTokenRequests } from "@/lib/request-log/buffer";
 import { createApiToken } from "@/lib/tokens";
@@ -151,6 +152,33 @@ describe("request ids and the request log line", () => {
     // Not even from a trusted proxy is an id taken that could break a header or a log line.
     const odd = await call(me, "GET", "me", { token: owner, headers: { "X-Request-Id": "a b<script>" } });
     expect(odd.headers.get("x-request-id")).toMatch(UUID);
+  });
+});
+
+describe("refusals and faults", () => {
+  it("logs overload refusals as refusals and database faults as errors, each with its cause", () => {
+    logThrottled("overloaded", "Answering 503: overloaded.");
+    logThrottled("unreachable", "Answering 503: database fault (unreachable).", new Error("connect ECONNREFUSED"));
+    expect(log.lines).toEqual([
+      expect.objectContaining({ level: "warn", kind: "refusal", cause: "overloaded" }),
+      expect.objectContaining({
+        level: "error",
+        kind: "error",
+        cause: "unreachable",
+        error: expect.objectContaining({ message: "connect ECONNREFUSED" }),
+      }),
+    ]);
+  });
+
+  it("logs a rate-limited request as a request, not as an error", async () => {
+    vi.stubEnv("RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE", "1");
+    vi.resetModules();
+    const fresh = await import("@/app/api/v1/me/route");
+    const first = await call(fresh, "GET", "me");
+    const refused = await call(fresh, "GET", "me");
+    expect([first.status, refused.status]).toEqual([401, 429]);
+    expect(requestLine(refused.headers.get("x-request-id"))).toMatchObject({ level: "info", status: 429 });
+    expect(log.lines.filter((l) => l.level === "error")).toEqual([]);
   });
 });
 
