@@ -117,7 +117,11 @@ function logWhenSent(response: Response, done: (bytes: number | null) => void): 
   };
   const counted = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const { done: ended, value } = await reader.read();
+      // A body that fails half-way (a later statement of a streamed page) is cut off, and logged with what was sent.
+      const { done: ended, value } = await reader.read().catch((error) => {
+        finish();
+        throw error;
+      });
       if (ended) {
         finish();
         controller.close();
