@@ -14,6 +14,12 @@ export default defineConfig({
     hookTimeout: 120_000,
     env: {
       DEMO_SEED: "off",
+      // One log line per request would bury the test output; tests that read the log capture it at info
+      // (tests/support/log.ts), and servers the tests start are given their own level.
+      LOG_LEVEL: "warn",
+      // The token request log is written by a timer off the request path: in tests only when a test flushes it, so
+      // that a background write never lands among the statements a test counts (tests/api/query-count.test.ts).
+      REQUEST_LOG_FLUSH_MS: "86400000",
       NEXT_TELEMETRY_DISABLED: "1",
       // In-process limits too high for any test to reach, whatever the shell exports; the rate-limit tests set their own.
       UPSTASH_REDIS_REST_URL: "",

@@ -2,6 +2,7 @@ import { revokeFirmTokenAction } from "@/app/settings/api-tokens/actions";
 import type { FirmTokenSummary, TokenSummary } from "@/lib/tokens";
 import { accessSummary } from "@/lib/tokens/access";
 import { DeleteTokenButton } from "./delete-token-button";
+import { RequestLog } from "./request-log";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -100,6 +101,7 @@ export function TokenList({
                   )}
                 </dd>
               </dl>
+              <RequestLog tokenId={token.id} tokenName={token.name} timezone={timezone} />
             </div>
             {person ? (
               <DeleteTokenButton

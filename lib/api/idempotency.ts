@@ -4,8 +4,9 @@
 // path, 422. A server error frees the key, so that a retry runs again. The store is lib/db/idempotency.ts.
 import { createHash } from "node:crypto";
 import type { Caller } from "@/lib/auth/caller";
-import { ApiError, errorResponse, invalidField } from "@/lib/core/errors";
+import { ApiError, invalidField } from "@/lib/core/errors";
 import { claimKey, keepAnswer, releaseKey } from "@/lib/db/idempotency";
+import { errorResponse } from "./error-response";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const REPLAYED_HEADER = "Idempotent-Replayed";

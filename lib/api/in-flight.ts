@@ -28,6 +28,7 @@ import { poolConfig } from "@/lib/db/client";
 import { underApiV1 } from "@/lib/http/api-path";
 import { whenBodyArrived } from "@/lib/http/body-arrival";
 import { API_HEADERS } from "@/lib/http/security-headers";
+import { errorBodyAtFrontDoor } from "@/lib/observability/request-id";
 import { logThrottled, serviceUnavailable } from "./unavailable";
 
 /** A request waiting for a place: handed to Next by `admit`. */
@@ -93,20 +94,16 @@ const STANDING_SHARE = 0.2;
 const MAX_REMEMBERED_TOKENS = 10_000;
 
 const overloaded = serviceUnavailable("overloaded");
-const OVERLOADED_BODY = JSON.stringify({ message: overloaded.message });
-const OVERLOADED_HEADERS = {
-  ...API_HEADERS,
-  ...overloaded.headers,
-  "Content-Type": "application/json",
-  "Content-Length": String(Buffer.byteLength(OVERLOADED_BODY)),
-};
+const OVERLOADED_HEADERS = { ...API_HEADERS, ...overloaded.headers, "Content-Type": "application/json" };
 
 function refuse(response: ServerResponse) {
   logThrottled(
     "overloaded",
     "Answering 503: API requests waited past API_MAX_QUEUE_MS for one of API_MAX_IN_FLIGHT places.",
   );
-  if (!response.destroyed) response.writeHead(503, OVERLOADED_HEADERS).end(OVERLOADED_BODY);
+  if (response.destroyed) return;
+  const body = errorBodyAtFrontDoor(response, overloaded.message);
+  response.writeHead(503, { ...OVERLOADED_HEADERS, "Content-Length": String(Buffer.byteLength(body)) }).end(body);
 }
 
 /** A request still worth answering: its caller has not gone away. */

@@ -8,15 +8,18 @@ import type { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import { type Permission, requirePermission } from "@/lib/auth/permissions";
 import { collectDeferred, type DeferredTask } from "@/lib/core/deferred";
-import { ApiError, errorResponse, forbidden, notFound } from "@/lib/core/errors";
+import { ApiError, forbidden, notFound } from "@/lib/core/errors";
+import { noteCaller } from "@/lib/core/request-context";
 import { parseInput } from "@/lib/core/validation";
 import { database } from "@/lib/db/client";
 import { databaseFault } from "@/lib/db/faults";
 import { refusedApiPath } from "@/lib/http/api-path";
+import { observeApiRequest } from "@/lib/observability/api-request";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
 import { bearerToken } from "@/lib/tokens";
 import { accessRefusal, eventsRefusal, resourceLabel, TOKEN_RESOURCES, type TokenResource } from "@/lib/tokens/access";
 import { authenticate } from "./authenticate";
+import { errorResponse } from "./error-response";
 import { idempotent } from "./idempotency";
 import { queryObject, readJsonObject } from "./request";
 import { faultAnswer } from "./unavailable";
@@ -129,7 +132,8 @@ export function apiRoute(
     const route = { resource: spec ? resource : null, rateLimit };
     return [method, (request, context) => handle(request, context, answer, route)];
   });
-  const preflight: NextHandler = async () => new Response(null, { status: 204, headers: { Allow: allow } });
+  const preflight: NextHandler = (request) =>
+    observeApiRequest(request, async () => new Response(null, { status: 204, headers: { Allow: allow } }));
   return { ...(Object.fromEntries(entries) as Record<Method, NextHandler>), OPTIONS: preflight };
 }
 
@@ -141,12 +145,16 @@ export const unknownPath = Object.fromEntries(
   ]),
 ) as Record<Method, NextHandler>;
 
+/** Every request's id, log line, request log entry and span attributes (lib/observability), around its answer. */
+const handle = (request: Request, context: NextContext, answer: Answer, route: Route): Promise<Response> =>
+  observeApiRequest(request, () => respond(request, context, answer, route));
+
 /**
  * Every answer, error or not, carries the caller's rate-limit headers (the limit of requests in flight is the HTTP
  * server's: lib/api/in-flight.ts). A database fault is a 503, and a GET that met a connection broken by a database
  * restart is run once more first (lib/api/unavailable.ts).
  */
-async function handle(request: Request, context: NextContext, answer: Answer, route: Route): Promise<Response> {
+async function respond(request: Request, context: NextContext, answer: Answer, route: Route): Promise<Response> {
   // What no route would otherwise see to: an over-long URL, a trailing slash (also answered by proxy.ts for %-paths).
   const refused = refusedApiPath(request.url, new URL(request.url).pathname);
   if (refused) return refused;
@@ -175,6 +183,7 @@ async function attempt(
       authenticate(await database(), bearerToken(request), request.headers),
     );
     rateLimitHeaders = admission.headers;
+    noteCaller(admission.caller);
     const refusal =
       resource &&
       accessRefusal(admission.caller.tokenAccess, resource, READ_METHODS.has(request.method) ? "read" : "write");

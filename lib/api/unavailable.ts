@@ -2,6 +2,7 @@
 // in time, a statement over its limit, or this instance over its limit of requests in flight. Each is JSON with
 // Retry-After, and its cause is logged once per outage rather than once per request of a storm.
 import { ApiError } from "@/lib/core/errors";
+import { logError, logRefusal } from "@/lib/core/log";
 import { type DatabaseFault, databaseFault } from "@/lib/db/faults";
 
 const MESSAGES: Record<DatabaseFault | "overloaded", [message: string, retryAfterSeconds: number]> = {
@@ -38,5 +39,7 @@ export function logThrottled(cause: string, message: string, error?: unknown) {
   }
   const since = last?.unlogged ? ` ${last.unlogged} more since the last report.` : "";
   lastLogs.set(cause, { at: now, unlogged: 0 });
-  console.error(`${message}${since}`, ...(error === undefined ? [] : [error]));
+  // Overload is a refusal by design; a database fault is a fault.
+  if (cause === "overloaded") logRefusal(`${message}${since}`, { cause });
+  else logError(`${message}${since}`, error, { cause });
 }

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { recordSignIn } from "@/lib/audit/mutations";
 import { clientAddress } from "@/lib/client-address";
+import { logError } from "@/lib/core/log";
 import { isStorableText } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -198,7 +199,7 @@ export async function authorizeSignIn(
       wait,
     );
   } catch (error) {
-    console.error("Sign-in failed:", error);
+    logError("Sign-in failed", error);
     throw new Error(SIGN_IN_FAILED);
   }
   const record = async (outcome: "succeeded" | "failed" | "throttled", identity?: SignInIdentity) =>

@@ -61,11 +61,3 @@ export function zodFieldErrors(error: z.ZodError, root = "body"): FieldErrors {
   }
   return errors;
 }
-
-/** The response for anything a handler throws. Unexpected errors are logged and never described to the caller. */
-export function errorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return error.toResponse();
-  if (error instanceof z.ZodError) return validationFailed(zodFieldErrors(error)).toResponse();
-  console.error("Unhandled error in API request", error);
-  return Response.json({ message: "Server error" }, { status: 500 });
-}

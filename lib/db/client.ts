@@ -6,6 +6,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { timedStatement } from "@/lib/core/request-context";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "./migrations";
 import { embeddedDatabaseReady, openPGlite, pgliteDataDir } from "./pglite";
@@ -115,6 +116,7 @@ async function connect(): Promise<Database> {
   const pglite = openPGlite();
   await embeddedDatabaseReady(pglite);
   await applyMigrations(pglite);
+  timeStatements(pglite);
   const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return {
     prisma: client,
@@ -132,6 +134,18 @@ async function connect(): Promise<Database> {
       await pglite.close();
     },
   };
+}
+
+/**
+ * Times the embedded database's statements into the request's database time (its log line): its query and exec,
+ * through which Prisma's adapter and the reads send theirs. One process runs the database, so this is the time the
+ * request waited on it.
+ */
+function timeStatements(pglite: PGlite) {
+  const query = pglite.query.bind(pglite);
+  const exec = pglite.exec.bind(pglite);
+  pglite.query = ((...args: Parameters<typeof query>) => timedStatement(() => query(...args))) as typeof query;
+  pglite.exec = ((...args: Parameters<typeof exec>) => timedStatement(() => exec(...args))) as typeof exec;
 }
 
 /** ReadOptions.planEachCall on PostgreSQL: an unnamed statement in its own read-only transaction, with its settings. */
@@ -175,7 +189,11 @@ class SerialClient extends pg.Client {
   override query(...args: any[]): any {
     if (typeof args[0]?.submit === "function") return super.query(args[0], args[1], args[2]); // a stream or cursor
     const callback = typeof args.at(-1) === "function" ? args.pop() : undefined;
-    const run = this.#tail.then(async () => super.query((await this.#withRoomFor(args[0])) as pg.QueryConfig, args[1]));
+    // Timed into the request's database time (its log line) from when the statement starts, not while queued.
+    const run = this.#tail.then(async () => {
+      const query = (await this.#withRoomFor(args[0])) as pg.QueryConfig;
+      return timedStatement(() => super.query(query, args[1]));
+    });
     this.#tail = run.catch(() => undefined);
     if (!callback) return run;
     run.then((result) => callback(null, result), callback);

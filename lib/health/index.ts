@@ -1,6 +1,8 @@
 // What GET /api/health reports: whether this instance can serve. The database must answer and carry every migration
 // of this build (else 503: a load balancer or deploy check should hold traffic back); the rate-limit store is
 // reported too, but the API fails open without it, so an unreachable one does not make the instance unhealthy.
+
+import { logError } from "@/lib/core/log";
 import { type Database, database } from "@/lib/db/client";
 import expectedMigrations from "@/lib/generated/migrations.json";
 import { upstashFromEnv } from "@/lib/ratelimit/upstash";
@@ -29,7 +31,7 @@ function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
 }
 
 /** The cause goes to the server log only: the endpoint is public, and messages can name internal hosts. */
-const logFailure = (what: string, error: unknown) => console.error(`Health check: ${what} failed:`, error);
+const logFailure = (what: string, error: unknown) => logError(`Health check: ${what} failed`, error);
 
 async function checkDatabase(): Promise<HealthReport["database"]> {
   const kind = process.env.DATABASE_URL ? "postgres" : "pglite";

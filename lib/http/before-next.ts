@@ -8,6 +8,7 @@
 // - what only the framework or a trusted proxy may say of a request (request-target.ts), a method Next does not route
 //   (api-methods.ts) and a request Node cannot parse (client-error.ts): JSON answers, never text or a redirect.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import { assignRequestId, errorBodyAtFrontDoor } from "@/lib/observability/request-id";
 import { mayRefuseMethod, refusedApiMethod } from "./api-methods";
 import { refusedApiPath, underApiV1 } from "./api-path";
 import { answerClientError } from "./client-error";
@@ -47,6 +48,8 @@ export function installBeforeNext(frontDoor: FrontDoor) {
     }
     if (event === "request") {
       const [request, response] = args as [IncomingMessage, ServerResponse];
+      // First, so that every answer, this door's own included, carries the request's id.
+      assignRequestId(request, response);
       clearRequestTarget(request);
       const refused = refusedBeforeNext(request.url ?? "/");
       if (refused) {
@@ -72,6 +75,9 @@ async function refuseMethodOrPass(request: IncomingMessage, response: ServerResp
 }
 
 async function answer(response: ServerResponse, refused: Response) {
-  response.writeHead(refused.status, Object.fromEntries(refused.headers));
-  response.end(await refused.text());
+  const body = errorBodyAtFrontDoor(response, ((await refused.json()) as { message: string }).message);
+  const headers = Object.fromEntries(refused.headers);
+  delete headers["content-length"];
+  response.writeHead(refused.status, headers);
+  response.end(body);
 }

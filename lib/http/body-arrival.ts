@@ -3,6 +3,7 @@
 // back at the front of the request's own stream (Readable.unshift, before its end is emitted), so that Next reads the
 // same IncomingMessage, now from memory (the built server's tests send POST and PUT bodies through it). A body that has not arrived within API_BODY_DEADLINE_MS is a JSON 408.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorBodyAtFrontDoor } from "@/lib/observability/request-id";
 import { API_HEADERS } from "./security-headers";
 
 /** The largest body read ahead (lib/api/request.ts refuses larger ones with a 413 as it reads). */
@@ -13,9 +14,7 @@ export function bodyDeadlineMs(): number {
   return Number(process.env.API_BODY_DEADLINE_MS || 10_000);
 }
 
-const TIMED_OUT_BODY = JSON.stringify({
-  message: "The request body did not arrive in time: send it at once after the headers.",
-});
+const TIMED_OUT = "The request body did not arrive in time: send it at once after the headers.";
 
 /** Whether the request announces a body that has not been read yet. */
 function bodyPending(request: IncomingMessage): boolean {
@@ -42,14 +41,15 @@ export function whenBodyArrived(request: IncomingMessage, response: ServerRespon
     done();
     if (response.headersSent || response.destroyed) return;
     response.shouldKeepAlive = false;
+    const body = errorBodyAtFrontDoor(response, TIMED_OUT);
     response
       .writeHead(408, {
         ...API_HEADERS,
         "Content-Type": "application/json",
-        "Content-Length": String(Buffer.byteLength(TIMED_OUT_BODY)),
+        "Content-Length": String(Buffer.byteLength(body)),
         Connection: "close",
       })
-      .end(TIMED_OUT_BODY, () => request.destroy());
+      .end(body, () => request.destroy());
   }, bodyDeadlineMs());
   timer.unref();
   function read() {

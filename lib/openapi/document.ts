@@ -11,14 +11,20 @@ type JsonSchema = Record<string, unknown>;
 
 const COMPONENT = (id: string) => `#/components/schemas/${id}`;
 
+/** Every error body names its request, as the X-Request-Id header does: the id to quote to support. */
+const requestIdField = z.string().describe("The request's id, as in its X-Request-Id header");
 const errorBody = component(
-  z.object({ message: z.string().describe("What went wrong, in words a person understands") }),
+  z.object({
+    message: z.string().describe("What went wrong, in words a person understands"),
+    request_id: requestIdField,
+  }),
   // Not `Error`: generated code would export a type that hides JavaScript's own Error.
   "ApiError",
 );
 const validationErrorBody = component(
   z.object({
     message: z.string(),
+    request_id: requestIdField,
     errors: z
       .record(z.string(), z.array(z.string()))
       .describe("Each offending field (a dot path such as contact.email) with its messages"),
@@ -85,6 +91,21 @@ const RATE_LIMIT_HEADERS = {
   "X-RateLimit-Limit": { description: "Requests allowed in the current window", schema: { type: "integer" } },
   "X-RateLimit-Remaining": { description: "Requests left in the current window", schema: { type: "integer" } },
   "X-RateLimit-Reset": { description: "Seconds until the window resets", schema: { type: "integer" } },
+  // draft-ietf-httpapi-ratelimit-headers: every limit that applied, by name.
+  "RateLimit-Policy": {
+    description:
+      'The limits that applied (draft-ietf-httpapi-ratelimit-headers): name, quota and window in seconds, e.g. `"token";q=300;w=60`',
+    schema: { type: "string" },
+  },
+  RateLimit: {
+    description:
+      'What is left of each limit (draft-ietf-httpapi-ratelimit-headers): name, remaining and seconds to reset, e.g. `"token";r=299;t=42`',
+    schema: { type: "string" },
+  },
+  "X-Request-Id": {
+    description: "The request's id (also `request_id` in an error body): quote it when asking about a request",
+    schema: { type: "string" },
+  },
 };
 const headerRefs = Object.fromEntries(
   Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]),
@@ -236,9 +257,10 @@ const { message, errors } = validationFailed({
   name: ["Must not be empty."],
   "contact.email": ["Must be a valid email address."],
 });
-const VALIDATION_EXAMPLE = { message, errors };
+const EXAMPLE_REQUEST_ID = "0b7f3c2e-5d1a-4f6b-9c8e-2a4d6f8b1c3e";
+const VALIDATION_EXAMPLE = { message, request_id: EXAMPLE_REQUEST_ID, errors };
 /** A token-access refusal, worded by the same function as the real one. */
-const FORBIDDEN_EXAMPLE = { message: accessRefusal(NO_ACCESS, "time_logs", "read") };
+const FORBIDDEN_EXAMPLE = { message: accessRefusal(NO_ACCESS, "time_logs", "read"), request_id: EXAMPLE_REQUEST_ID };
 
 /** The document; `serverUrl` is the API's absolute base URL (generated clients need one to run outside a browser). */
 export function openApiDocument(serverUrl = "http://localhost:3000/api/v1") {

@@ -12,9 +12,10 @@ import {
   updateClientBody,
 } from "@/lib/clients/schemas";
 import { contactObject, createContactBody, listContactsQuery, updateContactBody } from "@/lib/contacts/schemas";
-import { cursorPaginatedSchema, listAnswerSchema } from "@/lib/core/pagination";
+import { cursorPaginatedSchema, listAnswerSchema, paginatedSchema } from "@/lib/core/pagination";
 import { recordId, uuidString } from "@/lib/core/references";
 import { createJobBody, jobListItemObject, jobObject, listJobsQuery, updateJobBody } from "@/lib/jobs/schemas";
+import { listTokenRequestsQuery, tokenRequestObject } from "@/lib/request-log/schemas";
 import { listTimeLogsQuery, timeLogObject } from "@/lib/time-logs/schemas";
 import type { TokenResource } from "@/lib/tokens/access";
 import { tokenObject } from "@/lib/tokens/introspect";
@@ -80,6 +81,24 @@ export const operations: Operation[] = [
       "holds. What it may do is this access intersected with its user's role.",
     response: { status: 200, schema: tokenObject, description: "The token that made the request" },
     errors: [],
+  },
+  {
+    id: "listTokenRequests",
+    method: "get",
+    path: "/token/requests",
+    resource: null,
+    tag: "Tokens",
+    summary: "The calling token's recent requests",
+    description:
+      "Its requests of the last 7 days, newest first: time, method, path, status, duration and request id, and for a " +
+      "4xx the message and field errors it was answered with. Written in batches: a request shows within a few seconds.",
+    query: listTokenRequestsQuery,
+    response: {
+      status: 200,
+      schema: paginatedSchema(tokenRequestObject, "TokenRequestPage"),
+      description: "A page of the token's requests",
+    },
+    errors: [422],
   },
   {
     id: "listClients",

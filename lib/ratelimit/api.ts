@@ -4,11 +4,14 @@
 // - per user across all their tokens: RATE_LIMIT_USER_PER_HOUR, off by default;
 // - per client address for requests without a valid token: RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE, default 60.
 // Limiters are built when this module loads, so each app instance reads the environment once.
+// Answers carry both the X-RateLimit-* headers and the IETF ones (draft-ietf-httpapi-ratelimit-headers): the limits
+// that applied, each by name, quota and window (`RateLimit-Policy: "token";q=300;w=60`), and what is left of each
+// (`RateLimit: "token";r=299;t=42`).
 import type { Caller } from "@/lib/auth/caller";
 import { clientAddress } from "@/lib/client-address";
 import { ApiError } from "@/lib/core/errors";
 import { bearerToken, isWellFormedToken } from "@/lib/tokens";
-import { createRateLimiter, type RateLimiter, type RateLimitResult } from "./index";
+import { createRateLimiter, type RateLimitResult } from "./index";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -25,7 +28,7 @@ const perEndpoint = Object.fromEntries(
     name,
     limiter(`api:${name}`, setting, perMinute, MINUTE_MS),
   ]),
-) as Record<EndpointRateLimit, RateLimiter | undefined>;
+) as Record<EndpointRateLimit, PolicyLimiter | undefined>;
 const perUserHourly = limiter("api:user-hour", "RATE_LIMIT_USER_PER_HOUR", 0, HOUR_MS);
 const perAddressUnauthenticated = limiter(
   "api:unauthenticated",
@@ -40,7 +43,7 @@ const perAddressUnauthenticated = limiter(
  * well-formed token is still looked up: a valid token is judged by its own limits, wherever it comes from.
  * Kept per instance: each learns an address from its own first refusal.
  */
-const refusedAddresses = new Map<string, RateLimitResult>();
+const refusedAddresses = new Map<string, PolicyResult>();
 const MAX_REFUSED_ADDRESSES = 10_000;
 
 export interface Admission {
@@ -73,13 +76,13 @@ export async function admitApiRequest(
     const refusal = refusalOf(address);
     if (refusal) throw tooManyRequests(refusal);
     const result = await perAddressUnauthenticated.limit(address);
-    if (result.success) throw new ApiError(401, error.message, undefined, rateLimitHeaders(result));
+    if (result.success) throw new ApiError(401, error.message, undefined, rateLimitHeaders(result, [result]));
     rememberRefusal(address, result);
     throw tooManyRequests(result);
   }
 
   const tokenKey = `${caller.tenant.id}:${caller.tokenId}`;
-  const checks: [RateLimiter | undefined, string][] = [
+  const checks: [PolicyLimiter | undefined, string][] = [
     [perToken, tokenKey],
     [endpoint && perEndpoint[endpoint], tokenKey],
     [perUserHourly, `${caller.tenant.id}:${caller.user.id}`],
@@ -87,56 +90,72 @@ export async function admitApiRequest(
   const results = await Promise.all(checks.flatMap(([limiter, key]) => (limiter ? [limiter.limit(key)] : [])));
   if (!results.length) return { caller, headers: {} };
   const binding = bindingResult(results);
-  if (!binding.success) throw tooManyRequests(binding);
-  return { caller, headers: rateLimitHeaders(binding) };
+  if (!binding.success) throw tooManyRequests(binding, results);
+  return { caller, headers: rateLimitHeaders(binding, results) };
 }
 
-function limiter(prefix: string, setting: string, fallback: number, windowMs: number): RateLimiter | undefined {
+/** A limit's name and window in the IETF headers: `api:token` is the policy "token". */
+interface Policy {
+  name: string;
+  windowSeconds: number;
+}
+type PolicyResult = RateLimitResult & { policy: Policy };
+interface PolicyLimiter {
+  limit(key: string): Promise<PolicyResult>;
+}
+
+function limiter(prefix: string, setting: string, fallback: number, windowMs: number): PolicyLimiter | undefined {
   const raw = process.env[setting];
   const limit = raw ? Number(raw) : fallback;
   if (!Number.isInteger(limit) || limit < 0)
     throw new Error(`${setting} must be a whole number (0 turns the limit off), not "${raw}".`);
-  return limit > 0 ? createRateLimiter({ prefix, limit, windowMs }) : undefined;
+  if (limit === 0) return undefined;
+  const counter = createRateLimiter({ prefix, limit, windowMs });
+  const policy = { name: prefix.replace(/^api:/, ""), windowSeconds: windowMs / 1000 };
+  return { limit: async (key) => ({ ...(await counter.limit(key)), policy }) };
 }
 
 /** The result the caller is shown: of the limits that refused, the longest wait; else the limit closest to refusing. */
-function bindingResult(results: RateLimitResult[]): RateLimitResult {
+function bindingResult(results: PolicyResult[]): PolicyResult {
   const refused = results.filter((result) => !result.success);
   if (refused.length) return refused.reduce((a, b) => (b.reset > a.reset ? b : a));
   return results.reduce((a, b) => (b.remaining < a.remaining ? b : a));
 }
 
-function refusalOf(address: string): RateLimitResult | undefined {
+function refusalOf(address: string): PolicyResult | undefined {
   const refusal = refusedAddresses.get(address);
   if (refusal && refusal.reset > Date.now()) return refusal;
   refusedAddresses.delete(address);
 }
 
-function rememberRefusal(address: string, result: RateLimitResult) {
+function rememberRefusal(address: string, result: PolicyResult) {
   if (refusedAddresses.size >= MAX_REFUSED_ADDRESSES) {
     for (const [known, refusal] of refusedAddresses) if (refusal.reset <= Date.now()) refusedAddresses.delete(known);
   }
   refusedAddresses.set(address, result);
 }
 
-function tooManyRequests(result: RateLimitResult): ApiError {
+function tooManyRequests(result: PolicyResult, all: PolicyResult[] = [result]): ApiError {
   const seconds = retryAfterSeconds(result);
   return new ApiError(
     429,
     `Too many requests: try again in ${seconds} second${seconds === 1 ? "" : "s"}.`,
     undefined,
-    rateLimitHeaders(result),
+    rateLimitHeaders(result, all),
   );
 }
 
 const secondsUntilReset = (result: RateLimitResult) => Math.max(0, Math.ceil((result.reset - Date.now()) / 1000));
 const retryAfterSeconds = (result: RateLimitResult) => Math.max(1, secondsUntilReset(result));
 
-function rateLimitHeaders(result: RateLimitResult): Record<string, string> {
+/** The X-RateLimit-* headers of the binding result, and the IETF headers of every limit that applied. */
+function rateLimitHeaders(result: RateLimitResult, all: PolicyResult[]): Record<string, string> {
   const headers: Record<string, string> = {
     "X-RateLimit-Limit": String(result.limit),
     "X-RateLimit-Remaining": String(result.remaining),
     "X-RateLimit-Reset": String(secondsUntilReset(result)),
+    "RateLimit-Policy": all.map((r) => `"${r.policy.name}";q=${r.limit};w=${r.policy.windowSeconds}`).join(", "),
+    RateLimit: all.map((r) => `"${r.policy.name}";r=${r.remaining};t=${secondsUntilReset(r)}`).join(", "),
   };
   if (!result.success) headers["Retry-After"] = String(retryAfterSeconds(result));
   return headers;

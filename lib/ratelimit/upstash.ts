@@ -6,6 +6,7 @@
 // Redis is out: its limits never switch off and never start again from zero.
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
+import { logError } from "@/lib/core/log";
 import type { RateLimiter, RateLimitResult, RateLimitRule } from "./index";
 
 const REDIS_TIMEOUT_MS = 1_000;
@@ -121,7 +122,7 @@ export class UpstashLimiter implements RateLimiter {
       // Requests in flight when Redis went away all land here: only the first one starts the interval and logs.
       if (Date.now() >= this.connection.unavailableUntil) {
         this.connection.unavailableUntil = Date.now() + FAIL_OPEN_MS;
-        console.error(
+        logError(
           `Rate limiting is off for ${FAIL_OPEN_MS / 1000} s: Upstash Redis did not answer (sign-in limits count in process).`,
           error,
         );

@@ -5,6 +5,7 @@
 // rules (development and tests: receivers on loopback, over http).
 import { lookup as dnsLookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
+import { logRefusal } from "@/lib/core/log";
 
 /**
  * Ranges that are not public unicast addresses: private, loopback, link-local (cloud metadata), CGNAT, reserved, and
@@ -131,7 +132,7 @@ export async function resolveTarget(
   if (!allowPrivate) {
     const bad = addresses.find((a) => !isPublicAddress(a.address));
     if (bad) {
-      console.warn(`Webhook delivery refused: ${host} resolves to ${bad.address}, which is not a public address.`);
+      logRefusal(`Webhook delivery refused: ${host} resolves to ${bad.address}, which is not a public address.`);
       throw new RefusedTarget(`Refused target: ${host} resolves to a non-public address.`);
     }
   }

@@ -6,6 +6,7 @@
 
 import { auditedChange, systemActor } from "@/lib/audit/mutations";
 import { prisma } from "@/lib/db/client";
+import { inSpan } from "@/lib/observability/spans";
 import { webhookDisabled } from "./audit";
 import {
   FAILING_DISABLES_AFTER_MS,
@@ -94,7 +95,15 @@ export async function deliverDue(options: DispatchOptions = {}): Promise<Dispatc
   const now = options.now ?? (() => new Date());
   const claimed = await claim(now(), options);
   const send = options.send ?? httpSender();
-  const outcomes = await Promise.all(claimed.map((row) => deliver(row, send, now)));
+  const outcomes = await Promise.all(
+    claimed.map((row) =>
+      inSpan(
+        "webhook delivery",
+        { "cjt.tenant.id": row.tenant_id, "cjt.webhook.delivery.id": row.id, "cjt.webhook.attempt": row.attempts },
+        () => deliver(row, send, now),
+      ),
+    ),
+  );
   return {
     claimed: claimed.length,
     succeeded: outcomes.filter((ok) => ok).length,

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { Caller } from "@/lib/auth/caller";
 import { defer } from "@/lib/core/deferred";
+import { logError } from "@/lib/core/log";
 import type { TenantDb } from "@/lib/db/tenant";
 import { type TokenAccess, tokenAccessSchema } from "@/lib/tokens/access";
 import { deliverDue } from "./dispatch";
@@ -67,7 +68,7 @@ export async function recordEvent(
     });
   }
   defer(`webhooks:${tenantId}`, async () => {
-    await deliverDue({ tenantId }).catch((error) => console.error("Webhook delivery failed", error));
+    await deliverDue({ tenantId }).catch((error) => logError("Webhook delivery failed", error));
   });
   return true;
 }

@@ -3,6 +3,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
+import { log } from "@/lib/core/log";
 import { RefusedTarget, type Resolver, resolveTarget } from "./address";
 import { DELIVERY_TIMEOUT_MS, RESPONSE_BODY_LIMIT } from "./events";
 
@@ -92,7 +93,7 @@ export async function send(
     // Node's message names the address connected to ("connect ECONNREFUSED 10.0.0.5:443"): the log has it, the
     // delivery (which Admins read) only the code.
     request.on("error", (error: NodeJS.ErrnoException) => {
-      console.warn(`Webhook delivery to ${target.url.host} failed: ${error.message}`);
+      log().warn({ kind: "webhook" }, `Webhook delivery to ${target.url.host} failed: ${error.message}`);
       finish({ error: `Connection failed (${error.code ?? "no answer"}).` });
     });
     request.end(body);

@@ -1,6 +1,7 @@
 // On one machine (no cron), an in-process timer works off due retries; started from instrumentation.ts, never on
 // a serverless host (VERCEL set: the cron route does it there) and not with WEBHOOKS_TIMER=off.
 import { pruneAuditEvents } from "@/lib/audit/mutations";
+import { logError } from "@/lib/core/log";
 import { deliverAllDue, pruneDeliveries } from "./dispatch";
 
 const state = globalThis as { __cjtWebhookTimer?: NodeJS.Timeout };
@@ -24,7 +25,7 @@ export function startWebhookTimer(intervalMs = Number(process.env.WEBHOOKS_POLL_
       // A database outage fails every pass: said once a minute, not every few seconds.
       if (Date.now() - lastError > 60_000) {
         lastError = Date.now();
-        console.error("Webhook delivery pass failed (retried every few seconds; next report in a minute)", error);
+        logError("Webhook delivery pass failed (retried every few seconds; next report in a minute)", error);
       }
     } finally {
       running = false;

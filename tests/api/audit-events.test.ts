@@ -27,6 +27,7 @@ import { createTenant } from "@/lib/tenants/create";
 import { createApiToken } from "@/lib/tokens";
 import { READ_ONLY } from "@/lib/tokens/access";
 import { call, type RouteModule, tableCounts, tokenFor, userByEmail } from "../support/api";
+import { spyOnLog } from "../support/log";
 
 let owner: string;
 let invoicing: string;
@@ -352,7 +353,7 @@ describe("atomic with the change", () => {
     try {
       const { uuid } = await newClient("Rolled Back");
       const count = await auditCount();
-      vi.spyOn(console, "error").mockImplementation(() => {});
+      spyOnLog("error");
       expect(await failingStatus(clientRoute, "PUT", `clients/${uuid}`, { city: "Fails" }, uuid)).toBe(500);
       expect(await auditCount()).toBe(count);
       expect((await db.client.findFirstOrThrow({ where: { uuid } })).city).toBe("Leeds");
@@ -370,7 +371,7 @@ describe("atomic with the change", () => {
     await db.$executeRawUnsafe(
       "CREATE TRIGGER fail_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION fail_audit()",
     );
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    spyOnLog("error");
     try {
       const before = await tableCounts();
       expect(await failingStatus(clientsRoute, "POST", "clients", { name: "Unrecorded client" })).toBe(500);

@@ -10,6 +10,7 @@ import { claimKey } from "@/lib/db/idempotency";
 import { tenantDb } from "@/lib/db/tenant";
 import { createApiToken } from "@/lib/tokens";
 import { call, tokenFor, userByEmail } from "../support/api";
+import { spyOnLog } from "../support/log";
 
 // The next createClient fails with an unexpected error (a 500), as a bug or a fault would.
 const failure = vi.hoisted(() => ({ next: false }));
@@ -155,7 +156,7 @@ describe("Idempotency-Key", () => {
     const key = fresh("key");
     const name = fresh("After failure");
     failure.next = true;
-    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const error = spyOnLog("error");
     // Called directly: the contract check of tests/support/api.ts refuses any 500.
     const failed = await clientsRoute.POST(
       new Request("http://localhost/api/v1/clients", {

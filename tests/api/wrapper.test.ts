@@ -1,11 +1,12 @@
 // The API wrapper's error model, tested on real routes where one exists and on a probe route for body handling.
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as unknown from "@/app/api/v1/[[...path]]/route";
 import * as me from "@/app/api/v1/me/route";
 import { MAX_BODY_BYTES } from "@/lib/api/request";
 import { apiRoute, created, endpoint } from "@/lib/api/route";
 import { call, tokenFor } from "../support/api";
+import { spyOnLog } from "../support/log";
 
 const probeSchema = z.object({
   name: z.string().max(5),
@@ -161,7 +162,7 @@ describe("paths and methods", () => {
 
 describe("unexpected errors", () => {
   it("are a 500 with a fixed body that leaks nothing, and the cause is logged", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = spyOnLog("error");
     const res = await call(probe, "PUT", "probe", { token, body: {} });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ message: "Server error" });
@@ -175,7 +176,7 @@ describe("unexpected errors", () => {
 
 describe("a client that hangs up mid-body", () => {
   it("gets a 400, and nothing is logged as a server error", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = spyOnLog("error");
     const body = new ReadableStream({
       start(controller) {
         controller.enqueue(new TextEncoder().encode('{"name": "par'));
@@ -190,7 +191,10 @@ describe("a client that hangs up mid-body", () => {
     } as RequestInit);
     const res = await probe.POST(request, { params: Promise.resolve({}) });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ message: "The request body could not be read." });
+    expect(await res.json()).toEqual({
+      message: "The request body could not be read.",
+      request_id: res.headers.get("x-request-id"),
+    });
     expect(log).not.toHaveBeenCalled();
     log.mockRestore();
   });

@@ -10,6 +10,7 @@ import { authorizeSignIn } from "@/lib/auth/sign-in";
 import { SIGN_IN_FAILED, SIGN_IN_RATE_LIMITED } from "@/lib/auth/sign-in-errors";
 import { DEMO_PASSWORD } from "@/lib/demo/seed";
 import { userByEmail } from "../support/api";
+import { spyOnLog } from "../support/log";
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -107,7 +108,7 @@ describe("changing the password", () => {
 
 describe("a sign-in that fails for another reason than the credentials", () => {
   it("shows a generic error code, never the failure's own text, which goes to the server log", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = spyOnLog("error");
     vi.resetModules();
     vi.doMock("@/lib/db/client", () => ({
       prisma: async () => {

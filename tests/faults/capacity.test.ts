@@ -108,8 +108,11 @@ describe.skipIf(!built || process.env.DATABASE_URL)("tenant B while tenant A abu
         expect(text).toMatch(/^HTTP\/1\.1 408 /);
         expect(text).toMatch(/content-type: application\/json/i);
         expect(text).toMatch(/cache-control: no-store/i);
+        const requestId = /x-request-id: (\S+)/i.exec(text)?.[1];
+        expect(requestId).toBeTruthy();
         expect(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))).toEqual({
           message: expect.stringMatching(/did not arrive in time/),
+          request_id: requestId,
         });
       }
       expect(Date.now() - started).toBeLessThan(8_000);

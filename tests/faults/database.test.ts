@@ -7,6 +7,7 @@ import { apiRoute, endpoint } from "@/lib/api/route";
 import { closeDatabase, prisma } from "@/lib/db/client";
 import { type ApiResult, call, tokenFor } from "../support/api";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
+import { spyOnLog } from "../support/log";
 import { adminQuery } from "../support/postgres";
 
 const postgres = !!process.env.DATABASE_URL;
@@ -73,7 +74,7 @@ describe.skipIf(!postgres)("PostgreSQL faults, through a fault proxy", () => {
   it("refused connections: every request of a storm is a 503 at once, the cause is logged once, then it recovers", async () => {
     await reconnect();
     expect((await me()).status).toBe(200);
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = spyOnLog("error");
     await proxy.set("refuse");
 
     const [storm, ms] = await timed(() => Promise.all(Array.from({ length: 20 }, me)));

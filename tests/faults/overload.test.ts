@@ -166,7 +166,12 @@ describe("the limit of API requests in flight, at the server", () => {
     expect(waited).toBeLessThan(5_000);
     expect(shed.status).toBe(503);
     expect(shed.headers["content-type"]).toBe("application/json");
-    expect(JSON.parse(shed.text)).toEqual({ message: expect.stringMatching(/too many requests/i) });
+    // Refused at the front door, and still with its request id, in the body as in the header.
+    expect(JSON.parse(shed.text)).toEqual({
+      message: expect.stringMatching(/too many requests/i),
+      request_id: shed.headers["x-request-id"],
+    });
+    expect(shed.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
     expect(Number(shed.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     expect(shed.headers["cache-control"]).toBe("no-store");
     expect(shed.headers["x-content-type-options"]).toBe("nosniff");

@@ -5,6 +5,7 @@ import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-em
 import { call, tokenFor } from "../support/api";
 import { startAppInstance } from "../support/app-instance";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
+import { spyOnLog } from "../support/log";
 
 let emulator: UpstashEmulator;
 let proxy: FaultProxy;
@@ -30,7 +31,7 @@ it("fails open within about a second when Redis does not answer, and logs the ou
   const counted = await call(app.me, "GET", "me", { token });
   expect(counted.headers.get("x-ratelimit-remaining")).toBe("99");
 
-  const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+  const logged = spyOnLog("error");
   await proxy.set("blackhole");
   const start = performance.now();
   const answers = await Promise.all(Array.from({ length: 10 }, () => call(app.me, "GET", "me", { token })));

@@ -5,6 +5,7 @@ import { GET as liveGET } from "@/app/api/live/route";
 import { prisma } from "@/lib/db/client";
 import { listMigrations } from "@/lib/db/migrations";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
+import { spyOnLog } from "../support/log";
 
 let emulator: UpstashEmulator;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ afterEach(() => {
 });
 
 async function health() {
-  const response = await GET();
+  const response = await GET(new Request("http://localhost/api/health"));
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
   expect(response.headers.get("cache-control")).toBe("no-store");
   return { status: response.status, body: await response.json() };
@@ -59,7 +60,7 @@ describe("GET /api/health", () => {
   });
 
   it("is 503 when the database cannot be reached, without leaking the cause", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = spyOnLog("error");
     vi.stubEnv("DATABASE_URL", "postgresql://app:s3cret@127.0.0.1:1/nowhere");
     const { status, body } = await health();
     expect(status).toBe(503);
@@ -73,7 +74,7 @@ describe("GET /api/health", () => {
     vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", emulator.token);
     expect(await health()).toMatchObject({ status: 200, body: { rate_limit: { store: "upstash", reachable: true } } });
 
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    spyOnLog("error");
     vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", "wrong-token");
     expect(await health()).toMatchObject({
       status: 200,

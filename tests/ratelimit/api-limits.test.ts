@@ -8,6 +8,7 @@ import { createApiToken, generateTokenValue } from "@/lib/tokens";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
 import { type ApiResult, call, userByEmail } from "../support/api";
 import { startAppInstance } from "../support/app-instance";
+import { spyOnLog } from "../support/log";
 
 let emulator: UpstashEmulator;
 beforeAll(async () => {
@@ -222,7 +223,7 @@ describe("when Upstash Redis cannot be reached", () => {
   it("keeps answering, and logs once rather than per request", async () => {
     const stopped = await startUpstashEmulator();
     await stopped.close();
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = spyOnLog("error");
     const app = await startAppInstance(unreachable(stopped.url));
     const token = await newToken("owner@acme.test");
 
@@ -234,7 +235,7 @@ describe("when Upstash Redis cannot be reached", () => {
   it("does not wait long on a Redis that never answers", async () => {
     const silent: Server = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = spyOnLog("error");
     const app = await startAppInstance(unreachable(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`));
     const token = await newToken("owner@acme.test");
     try {

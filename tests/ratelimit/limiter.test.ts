@@ -2,6 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createRateLimiter, InProcessLimiter } from "@/lib/ratelimit";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
+import { spyOnLog } from "../support/log";
 
 let emulator: UpstashEmulator;
 beforeAll(async () => {
@@ -52,7 +53,7 @@ describe.each(backends)("a rate limiter, $name", ({ create }) => {
 
 describe("an Upstash limiter while this process's event loop is blocked", () => {
   it("waits for Redis's answer instead of failing open: a busy process never switches limits off", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = spyOnLog("error");
     const limiter = backends[0].create(3);
     const key = `blocked-${Math.random().toString(36).slice(2)}`;
     // Work on the main thread past the 1 s Redis deadline, as a burst of password checks once did: right after the

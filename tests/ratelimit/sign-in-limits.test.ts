@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { SIGN_IN_RATE_LIMITED } from "@/lib/auth/sign-in-errors";
 import { DEMO_PASSWORD } from "@/lib/demo/seed";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
+import { spyOnLog } from "../support/log";
 
 let emulator: UpstashEmulator;
 beforeAll(async () => {
@@ -46,7 +47,7 @@ describe("sign-in limits on Upstash Redis", () => {
   it("go on counting in process when Redis cannot be reached, instead of switching off", async () => {
     const stopped = await startUpstashEmulator();
     await stopped.close();
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = spyOnLog("error");
     const { authorizeSignIn } = await signInModule(stopped.url);
     await expect(tenWrongThenRight(authorizeSignIn)).rejects.toThrow(SIGN_IN_RATE_LIMITED);
     expect(log).toHaveBeenCalledWith(expect.stringMatching(/sign-in limits count in process/), expect.anything());
@@ -56,7 +57,7 @@ describe("sign-in limits on Upstash Redis", () => {
 describe("sign-in limits when Redis goes away mid-way", () => {
   it("go on from the counts so far instead of starting again from zero", async () => {
     const going = await startUpstashEmulator();
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const log = spyOnLog("error");
     const { authorizeSignIn } = await signInModule(going.url);
     for (let attempt = 1; attempt <= 6; attempt++) {
       expect(await authorizeSignIn({ email: "viewer@acme.test", password: "wrong" }, attacker, noWait)).toBeNull();

@@ -41,7 +41,21 @@ export async function call<T = any>(
   const text = await response.text();
   const result = { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
   assertMatchesContract(method, new URL(request.url).pathname, result.status, result.body);
+  withoutRequestId(result);
   return result;
+}
+
+/**
+ * Every answer carries X-Request-Id, and an error's body the same id as `request_id` (decisions.md, Wire format):
+ * checked here for every call, then taken out of the body so that tests compare the rest.
+ */
+function withoutRequestId(result: { status: number; headers: Headers; body: unknown }) {
+  const id = result.headers.get("x-request-id");
+  if (!id) throw new Error("The answer has no X-Request-Id header");
+  if (result.status < 400 || !result.body || typeof result.body !== "object") return;
+  const body = result.body as { request_id?: unknown };
+  if (body.request_id !== id) throw new Error(`The error body's request_id ${body.request_id} is not ${id}`);
+  delete body.request_id;
 }
 
 const tokens = new Map<string, string>();

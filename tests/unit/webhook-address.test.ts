@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isPublicAddress, resolveTarget, urlProblem } from "@/lib/webhooks/address";
 import { send } from "@/lib/webhooks/sender";
+import { spyOnLog } from "../support/log";
 
 afterEach(() => vi.unstubAllEnvs());
 
@@ -121,8 +122,9 @@ describe("urlProblem (saving an endpoint)", () => {
 
 describe("resolveTarget (at delivery)", () => {
   // The refusal's address goes to the server log only.
+  let warned: ReturnType<typeof spyOnLog>;
   beforeEach(() => {
-    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    warned = spyOnLog("warn");
   });
   afterEach(() => vi.restoreAllMocks());
 
@@ -147,7 +149,7 @@ describe("resolveTarget (at delivery)", () => {
         resolve: resolvingTo(address),
       });
       await expect(refusal).rejects.toThrow("Refused target: hooks.example.com resolves to a non-public address.");
-      expect(console.warn).toHaveBeenCalledWith(expect.stringContaining(`resolves to ${address},`));
+      expect(warned).toHaveBeenCalledWith(expect.stringContaining(`resolves to ${address},`));
     },
   );
 
@@ -171,7 +173,7 @@ describe("resolveTarget (at delivery)", () => {
   it("a connection that fails is described by its code, not by the address it went to", async () => {
     const result = await send("http://127.0.0.1:9/in", {}, "{}", { allowPrivate: true });
     expect(result.error).toBe("Connection failed (ECONNREFUSED).");
-    expect(console.warn).toHaveBeenCalledWith(expect.stringContaining("127.0.0.1:9"));
+    expect(warned).toHaveBeenCalledWith(expect.stringContaining("127.0.0.1:9"));
   });
 
   it("the system resolver's answer for localhost is refused too", async () => {

@@ -11,6 +11,7 @@ import * as webhooksRoute from "@/app/api/v1/webhooks/route";
 import { prisma } from "@/lib/db/client";
 import { EVENT_TYPES } from "@/lib/webhooks/events";
 import { call, tableCounts, tenantByName, tokenFor } from "../support/api";
+import { spyOnLog } from "../support/log";
 
 let owner: string;
 let standard: string;
@@ -229,7 +230,7 @@ describe("a write that fails midway leaves no event", () => {
   ])("%s", async (_, write) => {
     const before = await tableCounts();
     const mark = await lastEventId();
-    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    const spy = spyOnLog("error");
     await arm();
     try {
       // The contract check refuses the 500 (a 500 is never documented): the write failed.

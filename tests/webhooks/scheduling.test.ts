@@ -6,6 +6,7 @@ import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as jobsRoute from "@/app/api/v1/jobs/route";
 import { closeDatabase, prisma } from "@/lib/db/client";
 import { call, tenantByName, tokenFor } from "../support/api";
+import { spyOnLog } from "../support/log";
 
 // The wrapper hands deferred work to Next's after(): recorded here instead of run.
 const scheduled = vi.hoisted(() => [] as (() => Promise<void>)[]);
@@ -74,7 +75,7 @@ describe("scheduling a delivery pass after a write", () => {
 describe("GET /api/cron/webhooks when the database is down", () => {
   it("answers the API's JSON 503 with Retry-After", async () => {
     vi.stubEnv("CRON_SECRET", "s3cret-value");
-    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const error = spyOnLog("error");
     vi.stubEnv("DATABASE_URL", "postgresql://postgres@127.0.0.1:1/unreachable");
     try {
       const res = await cronRoute.GET(

@@ -3,9 +3,9 @@
 // (and audit entries past AUDIT_RETENTION_DAYS). A database outage is the API's JSON 503 with Retry-After, like
 // every other answer of the app's JSON routes.
 
+import { errorResponse } from "@/lib/api/error-response";
 import { faultAnswer } from "@/lib/api/unavailable";
 import { pruneAuditEvents } from "@/lib/audit/mutations";
-import { errorResponse } from "@/lib/core/errors";
 import { isCronAuthorized } from "@/lib/webhooks/cron";
 import { deliverAllDue, pruneDeliveries } from "@/lib/webhooks/dispatch";
 

@@ -1,0 +1,52 @@
+// The request id every answer under /api/v1 and /api/health carries (X-Request-Id), assigned at the server's front
+// door (lib/http/before-next.ts) so that even the answers given there carry it. A client-sent id is believed only
+// from a trusted proxy (as with client addresses, lib/client-address.ts): anywhere else a caller could make its
+// requests carry another request's id. The front door then replaces the header with the id it chose, so the route
+// reads only that.
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { behindTrustedProxy } from "@/lib/client-address";
+
+export const REQUEST_ID_HEADER = "x-request-id";
+
+/** An id a proxy may pass on: short, and only characters safe in a header, a log line and a URL. */
+const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Whether a path gets a request id: the API and the health check. */
+export const carriesRequestId = (target: string) => /^\/api\/(v1|health)(?=$|[/?])/.test(target);
+
+/** The id a trusted proxy sent, when it is acceptable; else a new one. */
+export function chooseRequestId(sent: string | null | undefined): string {
+  return sent && behindTrustedProxy() && ACCEPTABLE_ID.test(sent) ? sent : randomUUID();
+}
+
+/**
+ * At the front door: chooses the request's id, puts it on the request for the route (replacing whatever the client
+ * sent) and on the answer, whoever writes it. Returns the id, or null for a path that carries none.
+ */
+export function assignRequestId(request: IncomingMessage, response: ServerResponse): string | null {
+  if (!carriesRequestId(request.url ?? "/")) return null;
+  const sent = request.headers[REQUEST_ID_HEADER];
+  const id = chooseRequestId(Array.isArray(sent) ? sent[0] : sent);
+  request.headers[REQUEST_ID_HEADER] = id;
+  response.setHeader("X-Request-Id", id);
+  return id;
+}
+
+/**
+ * The id of a request as a route sees it: the front door's, or (route handlers called in-process, without the HTTP
+ * server) one chosen here by the same rule.
+ */
+export const requestIdOf = (request: Request) => chooseRequestIdIfAbsent(request.headers.get(REQUEST_ID_HEADER));
+
+// Behind the front door the header is always its own choice, so it is kept as it is; without the front door it is
+// whatever the client sent, judged like one.
+const viaFrontDoor = () => !!(globalThis as { __cjtBeforeNext?: boolean }).__cjtBeforeNext;
+const chooseRequestIdIfAbsent = (header: string | null) =>
+  header && viaFrontDoor() ? header : chooseRequestId(header);
+
+/** An error body written at the front door, with the id assigned there (`{"message": …, "request_id": …}`). */
+export function errorBodyAtFrontDoor(response: ServerResponse, message: string): string {
+  const id = response.getHeader("X-Request-Id");
+  return JSON.stringify(typeof id === "string" ? { message, request_id: id } : { message });
+}

@@ -1,0 +1,96 @@
+// Each token's recent requests are written off the request path: an answered request adds its entry to this
+// instance's buffer, and every REQUEST_LOG_FLUSH_MS (default 2 s) the buffer goes to the database in one multi-row
+// insert. Losing the last interval on a crash is acceptable for this log (never for the audit log); a shutdown flushes
+// it (lib/api/shutdown.ts). Entries older than 7 days are deleted by the instance that flushes, at most once an hour.
+
+import { logError } from "@/lib/core/log";
+import { database } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+export interface TokenRequestEntry {
+  tenantId: number;
+  tokenId: number;
+  requestId: string;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  message: string | null;
+  errors: Record<string, string[]> | null;
+}
+
+/** Entries are kept this long. */
+export const RETENTION_DAYS = 7;
+/** At most this many entries wait for a flush; past it, new ones are dropped (a database down for long). */
+const MAX_BUFFERED = 20_000;
+/** A path is kept to this many characters. */
+const PATH_MAX = 2048;
+const PRUNE_EVERY_MS = 60 * 60_000;
+
+interface Buffer {
+  entries: (TokenRequestEntry & { at: Date })[];
+  timer?: NodeJS.Timeout;
+  flushing?: Promise<void>;
+  lastPrune: number;
+}
+// On globalThis: every bundle of the built server adds to the one buffer the shutdown flushes.
+const buffer = ((globalThis as { __cjtTokenRequests?: Buffer }).__cjtTokenRequests ??= { entries: [], lastPrune: 0 });
+
+const flushIntervalMs = () => Number(process.env.REQUEST_LOG_FLUSH_MS || 2000);
+
+/** Adds an answered request to the buffer; costs the request nothing else. */
+export function recordTokenRequest(entry: TokenRequestEntry) {
+  if (buffer.entries.length >= MAX_BUFFERED) return;
+  buffer.entries.push({ ...entry, path: entry.path.slice(0, PATH_MAX), at: new Date() });
+  if (!buffer.timer) {
+    buffer.timer = setTimeout(() => {
+      buffer.timer = undefined;
+      void flushTokenRequests();
+    }, flushIntervalMs());
+    buffer.timer.unref();
+  }
+}
+
+/** Writes what is buffered now (one statement), and prunes old entries when due. */
+export async function flushTokenRequests(): Promise<void> {
+  await buffer.flushing;
+  const entries = buffer.entries.splice(0);
+  if (!entries.length) return;
+  buffer.flushing = write(entries).finally(() => {
+    buffer.flushing = undefined;
+  });
+  await buffer.flushing;
+}
+
+async function write(entries: Buffer["entries"]) {
+  const rows = entries.map((e) => ({
+    tenant_id: e.tenantId,
+    token_id: e.tokenId,
+    created_at: e.at.toISOString(),
+    request_id: e.requestId,
+    method: e.method,
+    path: e.path,
+    status: e.status,
+    duration_ms: e.durationMs,
+    message: e.message,
+    errors: e.errors,
+  }));
+  try {
+    const { prisma } = await database();
+    // A token deleted since its request was answered has no entries: the join drops them rather than failing the batch.
+    await prisma.$executeRaw`
+      INSERT INTO token_requests (tenant_id, token_id, created_at, request_id, method, path, status, duration_ms, message, errors)
+      SELECT r.tenant_id, r.token_id, r.created_at, r.request_id, r.method, r.path, r.status, r.duration_ms, r.message, r.errors
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(tenant_id int, token_id int, created_at timestamptz,
+        request_id varchar, method varchar, path text, status smallint, duration_ms int, message text, errors jsonb)
+      JOIN api_tokens t ON t.tenant_id = r.tenant_id AND t.id = r.token_id`;
+    if (Date.now() - buffer.lastPrune >= PRUNE_EVERY_MS) {
+      buffer.lastPrune = Date.now();
+      await prisma.$executeRaw(
+        Prisma.sql`DELETE FROM token_requests WHERE created_at < now() - make_interval(days => ${RETENTION_DAYS})`,
+      );
+    }
+  } catch (error) {
+    logError(`Writing ${entries.length} token request log entries failed; they are dropped.`, error);
+  }
+}
