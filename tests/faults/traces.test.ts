@@ -80,6 +80,7 @@ beforeAll(async () => {
       NEXT_TELEMETRY_DISABLED: "1",
       OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl,
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      NEXTAUTH_SECRET: "traces-test-session-secret",
       LOG_FORMAT: "json",
       LOG_LEVEL: "info",
       UPSTASH_REDIS_REST_URL: upstash.url,
