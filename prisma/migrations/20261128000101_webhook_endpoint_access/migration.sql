@@ -3,4 +3,4 @@
 -- records of a resource it cannot read reduced to their identifier. Existing endpoints (and any made without a
 -- token) keep the whole records they have been sent so far.
 ALTER TABLE "webhook_endpoints" ADD COLUMN "access" JSONB NOT NULL
-DEFAULT '{"clients": "write", "contacts": "write", "jobs": "write", "users": "read", "time_logs": "read", "webhooks": "write", "audit": "read"}'::jsonb;
+DEFAULT '{"jobs": "write", "audit": "read", "users": "read", "clients": "write", "contacts": "write", "webhooks": "write", "time_logs": "read"}'::jsonb;
