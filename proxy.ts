@@ -5,12 +5,13 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { API_HEADERS, newNonce, pageSecurityHeaders } from "@/lib/http/security-headers";
+import { requestIdOf } from "@/lib/observability/request-id";
 
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   if (pathname.startsWith("/api/")) {
     const refused = pathname.startsWith("/api/v1") ? refusedApiPath(request.url, pathname) : null;
-    return refused ? withApiHeaders(refused) : NextResponse.next();
+    return refused ? withApiHeaders(refused, requestIdOf(request)) : NextResponse.next();
   }
   // next.config.mjs turns off Next's own trailing-slash redirect (it would answer the API with one): pages keep it.
   if (pathname.length > 1 && pathname.endsWith("/")) {
@@ -57,8 +58,10 @@ export const config = {
   ],
 };
 
-/** Answers from the proxy skip next.config.mjs's headers: the API's are set here. */
-function withApiHeaders(response: Response) {
+/** Answers from the proxy skip next.config.mjs's headers: the API's are set here, and the request's id in the body. */
+async function withApiHeaders(refused: Response, requestId: string) {
+  const response = Response.json({ ...(await refused.json()), request_id: requestId }, { status: refused.status });
   for (const [name, value] of Object.entries(API_HEADERS)) response.headers.set(name, value);
+  response.headers.set("X-Request-Id", requestId);
   return response;
 }

@@ -14,7 +14,11 @@ const jsonAnswer = async (path: string, status: number, message: RegExp) => {
       expect(res.headers()["content-type"]).toMatch(/^application\/json/);
       expect(res.headers()["cache-control"]).toBe("no-store");
       expect(res.headers()["x-content-type-options"]).toBe("nosniff");
-      expect((await res.json()).message).toMatch(message);
+      const body = await res.json();
+      expect(body.message).toMatch(message);
+      // The id the answer carries, also in its body (decisions.md, Wire format), whoever answered.
+      expect(body.request_id).toBeTruthy();
+      expect(body.request_id).toBe(res.headers()["x-request-id"]);
     }
   });
 };
