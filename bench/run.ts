@@ -229,8 +229,14 @@ class Server {
     readonly port: number,
     private readonly child: ChildProcess,
   ) {
+    // The app's own lines, but not its one line per request (lib/core/log.ts): thousands a second under load.
     for (const stream of [child.stdout, child.stderr])
-      stream?.on("data", (chunk) => process.stderr.write(`[${name}] ${chunk}`));
+      stream?.on("data", (chunk) => {
+        const lines = String(chunk)
+          .split("\n")
+          .filter((line) => line && !line.startsWith('{"level":"info"'));
+        if (lines.length) process.stderr.write(lines.map((line) => `[${name}] ${line}\n`).join(""));
+      });
     child.on("exit", (code, signal) => process.stderr.write(`[${name}] exited (${signal ?? code})\n`));
     this.sampler = setInterval(() => void this.sample(), 200);
   }

@@ -13,7 +13,7 @@ test("create a token, see its value once, call the API with it, then delete it a
   await signIn(page, "owner@birch.test");
   await expect(page.getByText("You have no API tokens yet.")).toBeVisible();
 
-  await page.getByLabel("Name").fill("Nightly export");
+  await page.getByLabel("Name", { exact: true }).fill("Nightly export");
   await page.getByRole("button", { name: "Create token" }).click();
   await expect(page.getByRole("heading", { name: "Copy your new token “Nightly export” now" })).toBeFocused();
   await expect(page.getByText("It will not be shown again.")).toBeVisible();
@@ -87,7 +87,7 @@ test("a read-only token that expires in 7 days: listed as such, refused on a wri
   await expect(page.getByLabel("Expires")).toHaveAccessibleDescription(/It works until you delete it/);
   await page.getByLabel("Expires").selectOption("7");
   await expect(note).toHaveCount(0);
-  await page.getByLabel("Name").fill("Dashboard reader");
+  await page.getByLabel("Name", { exact: true }).fill("Dashboard reader");
   await page.getByRole("radio", { name: /Read-only/ }).check();
   await page.getByRole("button", { name: "Create token" }).click();
 
@@ -113,7 +113,10 @@ test("a read-only token that expires in 7 days: listed as such, refused on a wri
   expect((await request.get("/api/v1/me", { headers })).status()).toBe(200);
   const write = await request.post("/api/v1/clients", { headers, data: { name: "Should not exist" } });
   expect(write.status()).toBe(403);
-  expect(await write.json()).toEqual({ message: "This token is read-only." });
+  expect(await write.json()).toEqual({
+    message: "This token is read-only.",
+    request_id: write.headers()["x-request-id"],
+  });
 
   await row.getByRole("button", { name: "Delete Dashboard reader" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Delete token" }).click();
@@ -130,7 +133,7 @@ test("a custom token (clients read, jobs write): listed with its access, holds e
 }) => {
   await page.goto("/settings/api-tokens");
   await signIn(page, "owner@birch.test");
-  await page.getByLabel("Name").fill("Invoicing sync");
+  await page.getByLabel("Name", { exact: true }).fill("Invoicing sync");
   await page.getByRole("radio", { name: /Custom/ }).check();
   // Each resource has its own labelled select; what the API cannot write offers no write.
   await expect(page.getByLabel("Time logs")).toHaveValue("none");
@@ -153,7 +156,10 @@ test("a custom token (clients read, jobs write): listed with its access, holds e
   expect((await request.get("/api/v1/clients", { headers })).status()).toBe(200);
   const create = await request.post("/api/v1/clients", { headers, data: { name: "Should not exist" } });
   expect(create.status()).toBe(403);
-  expect(await create.json()).toEqual({ message: "This token can only read clients." });
+  expect(await create.json()).toEqual({
+    message: "This token can only read clients.",
+    request_id: create.headers()["x-request-id"],
+  });
   const jobs = await request.get("/api/v1/jobs?limit=1", { headers });
   const [job] = (await jobs.json()).data;
   const update = await request.put(`/api/v1/jobs/${job.uuid}`, { headers, data: { description: "Invoiced" } });
@@ -161,7 +167,10 @@ test("a custom token (clients read, jobs write): listed with its access, holds e
   expect((await update.json()).description).toBe("Invoiced");
   const timeLogs = await request.get("/api/v1/time-logs", { headers });
   expect(timeLogs.status()).toBe(403);
-  expect(await timeLogs.json()).toEqual({ message: "This token has no access to time logs." });
+  expect(await timeLogs.json()).toEqual({
+    message: "This token has no access to time logs.",
+    request_id: timeLogs.headers()["x-request-id"],
+  });
   const described = await request.get("/api/v1/token", { headers });
   expect(described.status()).toBe(200);
   expect((await described.json()).access).toEqual({
@@ -185,17 +194,17 @@ test("a custom token (clients read, jobs write): listed with its access, holds e
 test("a token needs a name", async ({ page }) => {
   await page.goto("/settings/api-tokens");
   await signIn(page, "standard@birch.test");
-  await page.getByLabel("Name").fill("   ");
+  await page.getByLabel("Name", { exact: true }).fill("   ");
   await page.getByRole("button", { name: "Create token" }).click();
   await expect(page.getByText("Give the token a name.")).toBeVisible();
-  await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Name", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByText("You have no API tokens yet.")).toBeVisible();
 });
 
 test("each person sees only their own tokens", async ({ page }) => {
   await page.goto("/settings/api-tokens");
   await signIn(page, "assigned@acme.test");
-  await page.getByLabel("Name").fill("Casey's script");
+  await page.getByLabel("Name", { exact: true }).fill("Casey's script");
   await page.getByRole("button", { name: "Create token" }).click();
   await expect(page.getByRole("heading", { name: "Casey's script", exact: true })).toBeVisible();
   await signOut(page);
@@ -213,7 +222,7 @@ test("an Admin sees every token of the firm and revokes a colleague's; a Standar
 }) => {
   await page.goto("/settings/api-tokens");
   await signIn(page, "standard@acme.test");
-  await page.getByLabel("Name").fill("Standard's sync");
+  await page.getByLabel("Name", { exact: true }).fill("Standard's sync");
   await page.getByRole("button", { name: "Create token" }).click();
   const value = await page.getByLabel("Token value").inputValue();
   await expect(page.getByRole("heading", { name: "Firm tokens" })).toHaveCount(0);

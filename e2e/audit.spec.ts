@@ -11,7 +11,7 @@ test("find an API change on the audit page, filtered by its client, and download
   test.setTimeout(90_000); // two sign-ins and several pages on a busy machine
   await page.goto("/signin?callbackUrl=%2Fsettings%2Fapi-tokens");
   await signIn(page, "owner@acme.test");
-  await page.getByLabel("Name").fill("Invoicing");
+  await page.getByLabel("Name", { exact: true }).fill("Invoicing");
   await page.getByRole("button", { name: "Create token" }).click();
   const token = await page.getByLabel("Token value").inputValue();
   const headers = { Authorization: `Bearer ${token}` };

@@ -51,6 +51,8 @@ export default defineConfig({
       // The tests play visitors from many addresses through X-Forwarded-For, as a trusted proxy would report them.
       TRUST_PROXY: "true",
       NEXT_TELEMETRY_DISABLED: "1",
+      // The server's warnings and errors in the test output, not its line per request (lib/core/log.ts).
+      LOG_LEVEL: "warn",
       // The webhooks spec's receiver listens on loopback, over http.
       WEBHOOKS_ALLOW_PRIVATE: "true",
       // As `npm start` sets it: URLs up to 128 KB reach the app, which answers the over-long ones with a JSON 414.

@@ -9,7 +9,7 @@ test("a token's recent requests, with a 422's field errors, filtered to failures
 }) => {
   await page.goto("/signin?callbackUrl=%2Fsettings%2Fapi-tokens");
   await signIn(page, "assigned@acme.test");
-  await page.getByLabel("Name").fill("Request log sync");
+  await page.getByLabel("Name", { exact: true }).fill("Request log sync");
   await page.getByRole("button", { name: "Create token" }).click();
   const value = await page.getByLabel("Token value").inputValue();
 

@@ -29,7 +29,7 @@ test("a client generated from the served document compiles under tsc --strict an
 
   await page.goto("/signin?callbackUrl=%2Fsettings%2Fapi-tokens");
   await signIn(page, "owner@acme.test");
-  await page.getByLabel("Name").fill("Typed client");
+  await page.getByLabel("Name", { exact: true }).fill("Typed client");
   await page.getByRole("button", { name: "Create token" }).click();
   const token = await page.getByLabel("Token value").inputValue();
 
