@@ -8,6 +8,7 @@ import {
   unarchiveMemberAction,
   updateMemberAction,
 } from "@/app/settings/team/actions";
+import { ConfirmButton } from "../confirm-button";
 import { dangerButton, focusRing, primaryButton, secondaryButton } from "../styles";
 import { SubmitButton } from "../submit-button";
 import { AccessFields, type Choice } from "./access-fields";
@@ -73,47 +74,26 @@ export function MemberEditor({ member, roles, groups }: { member: EditableMember
   );
 }
 
-/** Archive, after a confirmation in a modal dialog (the browser's own: it traps focus and closes on Escape). */
+/** Archive, after a confirmation (ConfirmButton); the outcome is announced at the people heading. */
 export function ArchiveButton({ id, name }: { id: number; name: string }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const announce = useAnnounce();
-  const titleId = `archive-${id}-title`;
-  async function archive(form: FormData) {
-    const result = await archiveMemberAction(form);
-    dialog.current?.close();
-    announce(result.message, PEOPLE_HEADING);
-  }
+  const outcome = useRef("");
   return (
-    <>
-      <button
-        type="button"
-        onClick={() => dialog.current?.showModal()}
-        aria-label={`Archive ${name}`}
-        className={secondaryButton}
-      >
-        Archive
-      </button>
-      <dialog
-        ref={dialog}
-        aria-labelledby={titleId}
-        className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
-      >
-        <h3 id={titleId} className="text-lg font-semibold break-words">
-          Archive {name}?
-        </h3>
-        <p className="mt-2 text-sm text-slate-600">
-          They are signed out at once, their API tokens are revoked and they can no longer sign in. Their clients, jobs
-          and time logs stay. You can unarchive them later; they would then need new tokens.
-        </p>
-        <form action={archive} className="mt-6 flex flex-wrap justify-end gap-3">
-          <input type="hidden" name="userId" value={id} />
-          <button type="button" autoFocus onClick={() => dialog.current?.close()} className={secondaryButton}>
-            Cancel
-          </button>
-          <SubmitButton label="Archive" pendingLabel="Archiving…" className={dangerButton} />
-        </form>
-      </dialog>
-    </>
+    <ConfirmButton
+      label="Archive"
+      accessibleLabel={`Archive ${name}`}
+      title={`Archive ${name}?`}
+      confirmLabel="Archive"
+      pendingLabel="Archiving…"
+      fields={{ userId: String(id) }}
+      action={async (form) => {
+        outcome.current = (await archiveMemberAction(form)).message;
+      }}
+      onDone={() => announce(outcome.current, PEOPLE_HEADING)}
+    >
+      They are signed out at once, their API tokens are revoked and they can no longer sign in. Their clients, jobs and
+      time logs stay. You can unarchive them later; they would then need new tokens.
+    </ConfirmButton>
   );
 }
 

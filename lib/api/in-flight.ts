@@ -1,7 +1,8 @@
 // The API requests (/api/v1) this instance is answering, admitted at the HTTP server before Next routes them
 // (lib/http/before-next.ts, installed by instrumentation.ts). A request is counted only once its body has arrived
 // (lib/http/body-arrival.ts) and leaves the count when its handler has ended its answer, or when a streamed answer
-// waits for its reader: a place is for work, never for waiting on a client's network (decisions.md, Capacity). An
+// waits for its reader (it waits for a place again to make the rest): a place is for work, never for waiting on a
+// client's network (decisions.md, Capacity). An
 // answer its reader has not taken API_ANSWER_DEADLINE_MS after admission is cut. At most API_MAX_IN_FLIGHT are handed
 // to Next at once; the next ones wait for a place, and one that has waited API_MAX_QUEUE_MS (or is the oldest of the
 // longest queue when more than MAX_WAITING wait) is answered 503 with Retry-After.
@@ -36,6 +37,11 @@ interface Waiting {
   response: ServerResponse;
   since: number;
   admit: () => void;
+  /**
+   * A streamed answer whose reader has taken what was written, waiting for a place to make the rest: served before
+   * its tenant's new requests, never answered 503 (its head is sent; only the answer's deadline cuts it).
+   */
+  resuming?: boolean;
 }
 
 /** The queue of requests whose tenant is not known at the door (no token, or one not yet seen authenticated). */
@@ -96,7 +102,9 @@ const MAX_REMEMBERED_TOKENS = 10_000;
 const overloaded = serviceUnavailable("overloaded");
 const OVERLOADED_HEADERS = { ...API_HEADERS, ...overloaded.headers, "Content-Type": "application/json" };
 
-function refuse(response: ServerResponse) {
+/** Answers 503 to a request waiting for a place; a resuming answer, whose head is sent, is cut instead. */
+function refuse(response: ServerResponse, resuming = false) {
+  if (resuming) return response.destroy();
   logThrottled(
     "overloaded",
     "Answering 503: API requests waited past API_MAX_QUEUE_MS for one of API_MAX_IN_FLIGHT places.",
@@ -166,11 +174,18 @@ function admitArrived(request: IncomingMessage, response: ServerResponse, pass: 
   dropDeparted();
   if (state.count < limit && state.waitingCount === 0) return enter(key, response, pass);
   if (queueWaitLimitMs() <= 0) return refuse(response);
+  wait(key, { response, since: performance.now(), admit: () => enter(key, response, pass) });
+}
+
+function wait(key: string, entry: Waiting) {
   const queue = state.queues.get(key) ?? [];
   state.queues.set(key, queue);
-  queue.push({ response, since: performance.now(), admit: () => enter(key, response, pass) });
+  queue.push(entry);
   state.waitingCount++;
-  if (state.waitingCount > MAX_WAITING) refuse(takeOldestOfLongestQueue().response);
+  if (state.waitingCount > MAX_WAITING) {
+    const oldest = takeOldestOfLongestQueue();
+    refuse(oldest.response, oldest.resuming);
+  }
   admitWaiting();
 }
 
@@ -180,9 +195,13 @@ function admitArrived(request: IncomingMessage, response: ServerResponse, pass: 
  * memory and whatever the answer still holds (a stream's connection).
  */
 function enter(key: string, response: ServerResponse, pass: () => void) {
-  state.count++;
-  state.holding.set(key, (state.holding.get(key) ?? 0) + 1);
-  let counted = true;
+  let counted = false;
+  const take = () => {
+    counted = true;
+    state.count++;
+    state.holding.set(key, (state.holding.get(key) ?? 0) + 1);
+  };
+  take();
   const cut = setTimeout(() => response.destroy(), answerDeadlineMs());
   cut.unref();
   const leave = () => {
@@ -203,13 +222,27 @@ function enter(key: string, response: ServerResponse, pass: () => void) {
     return result;
   } as typeof end;
   // Likewise once a streamed answer (a long page) waits for its reader to take what was written: its statements run
-  // only as the reader drains it, so it holds nothing a place stands for while it waits.
+  // only as the reader drains it, so it holds nothing a place stands for while it waits. Once the reader has taken it
+  // ('drain', which Next waits for before making more), the rest is work again: it waits for a place, its tenant's
+  // turn first, so that streams drained by many readers do not run their statements beside every place.
   const write = response.write;
   response.write = function (this: ServerResponse, ...args: Parameters<typeof write>) {
     const flushed = write.apply(this, args);
     if (!flushed) queueMicrotask(leave);
     return flushed;
   } as typeof write;
+  const emit = response.emit;
+  response.emit = function (this: ServerResponse, event: string | symbol, ...args: unknown[]) {
+    if (event !== "drain" || counted) return emit.call(this, event, ...args);
+    const resume = () => {
+      take();
+      emit.call(this, "drain");
+    };
+    const limit = inFlightLimit();
+    if (limit <= 0 || (state.count < limit && state.waitingCount === 0)) resume();
+    else wait(key, { response, since: performance.now(), admit: resume, resuming: true });
+    return true;
+  } as typeof emit;
   response.once("close", () => {
     clearTimeout(cut);
     leave();
@@ -221,8 +254,9 @@ function enter(key: string, response: ServerResponse, pass: () => void) {
 function takeFrom(key: string, queue: Waiting[], now: number, maxWait: number): Waiting {
   // A queue that keeps requests waiting is standing: the newest is then served first, so that what is answered is
   // answered soon, and the oldest, least likely to be served, are the ones refused when their wait runs out.
+  const resuming = queue.findIndex((waiting) => waiting.resuming);
   const standing = now - queue[0].since >= maxWait * STANDING_SHARE;
-  const entry = standing ? queue.pop()! : queue.shift()!;
+  const entry = resuming >= 0 ? queue.splice(resuming, 1)[0] : standing ? queue.pop()! : queue.shift()!;
   state.waitingCount--;
   // The tenant served goes to the back of the turn, behind the others with as few in flight.
   state.queues.delete(key);
@@ -273,7 +307,7 @@ function refuseExpired(now: number, maxWait: number) {
   for (const [key, queue] of state.queues) {
     const kept = queue.filter((entry) => {
       if (!waiting(entry)) return false;
-      if (now - entry.since < maxWait) return true;
+      if (entry.resuming || now - entry.since < maxWait) return true;
       refuse(entry.response);
       return false;
     });
@@ -293,7 +327,8 @@ function armDeadline() {
   clearTimeout(state.deadline);
   state.deadline = undefined;
   let oldest = Number.POSITIVE_INFINITY;
-  for (const queue of state.queues.values()) oldest = Math.min(oldest, queue[0].since);
+  for (const queue of state.queues.values())
+    for (const entry of queue) if (!entry.resuming) oldest = Math.min(oldest, entry.since);
   if (oldest === Number.POSITIVE_INFINITY) return notifyIfIdle();
   const maxWait = queueWaitLimitMs();
   state.deadline = setTimeout(

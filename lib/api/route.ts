@@ -50,10 +50,12 @@ export interface Endpoint<Q = undefined, B = undefined, R = undefined> {
   /** The JSON body's schema; without one, the endpoint reads no body. */
   body?: z.ZodType<B, unknown>;
   /**
-   * For a write to a webhook endpoint: the event types the endpoint has after this request. The token must be able
-   * to read what each carries (decisions.md, Tokens), checked once the body is read, whatever the request changes.
+   * For a write to a webhook endpoint: the event types the endpoint has after this request, from the body's `events`
+   * as sent (its strings; undefined when it sends no list) and the stored record. The token must be able to read what
+   * each carries (decisions.md, Tokens): a 403 once the body is read, before its shape is judged (a 422), whatever
+   * the request changes.
    */
-  subscribes?: (input: { body: B; record: R }) => readonly string[];
+  subscribes?: (input: { requested: readonly string[] | undefined; record: R }) => readonly string[];
   handler: (input: EndpointInput<Q, B, R>) => Promise<unknown>;
 }
 
@@ -216,9 +218,10 @@ function answerWith(spec: AnyEndpoint): Answer {
     const query = spec.query ? parseInput(spec.query, queryObject(new URL(request.url).search)) : undefined;
     const json = spec.body ? await readJsonObject(request) : undefined;
     if (json) refuseUnreadableLinks(caller, json);
-    const body = spec.body ? parseInput(spec.body, json) : undefined;
-    const refusal = spec.subscribes && eventsRefusal(caller.tokenAccess, spec.subscribes({ body, record }));
+    const refusal =
+      spec.subscribes && eventsRefusal(caller.tokenAccess, spec.subscribes({ requested: eventsSent(json), record }));
     if (refusal) throw forbidden(refusal);
+    const body = spec.body ? parseInput(spec.body, json) : undefined;
     // A write with an Idempotency-Key runs once per key; the checks above run on every request, replays included.
     return idempotent(request, caller, json, async () => {
       const { result, deferred } = await collectDeferred(() =>
@@ -242,6 +245,12 @@ function refuseUnreadableLinks(caller: Caller, json: Record<string, unknown>) {
   for (const [field, resource] of Object.entries(LINK_FIELDS))
     if (json[field] != null && accessRefusal(caller.tokenAccess, resource, "read"))
       throw forbidden(`This token has no access to ${resourceLabel(resource)}, so it cannot link ${field}.`);
+}
+
+/** The strings of a body's `events` list, as sent (the shape is judged after): undefined when it sends no list. */
+function eventsSent(json: Record<string, unknown> | undefined): readonly string[] | undefined {
+  const events = json?.events;
+  return Array.isArray(events) ? events.filter((event): event is string => typeof event === "string") : undefined;
 }
 
 /** What the handler deferred (e.g. the webhook deliveries its write recorded) runs once the answer is sent. */

@@ -212,6 +212,18 @@ describe("webhook endpoints a token manages", () => {
       status: 403,
       body: { message: "This token has no access to jobs, so it cannot subscribe to job.updated." },
     });
+    // The token's 403 comes before the body's shape is judged (decisions.md's order): a bad URL changes nothing.
+    for (const body of [
+      { url: "not a url", events: ["job.updated"] },
+      { url: "https://hooks.example.com/in", events: ["job.updated", "no.such_event", 7] },
+    ])
+      expect(await call(webhooks, "POST", "webhooks", { token, body }), JSON.stringify(body)).toMatchObject({
+        status: 403,
+        body: { message: "This token has no access to jobs, so it cannot subscribe to job.updated." },
+      });
+    // Without an event it may not read, the shape is what is refused.
+    const invalid = await call(webhooks, "POST", "webhooks", { token, body: { url: "x", events: "client.created" } });
+    expect(invalid.status).toBe(422);
     expect(await tableCounts()).toEqual(before);
     const made = await call(webhooks, "POST", "webhooks", {
       token,
@@ -227,6 +239,15 @@ describe("webhook endpoints a token manages", () => {
       body: { events: ["contact.created"] },
     });
     expect(widened).toMatchObject({ status: 403, body: { message: expect.stringMatching(/no access to contacts/) } });
+    const widenedBadly = await call(one, "PUT", `webhooks/${made.body.uuid}`, {
+      token,
+      params,
+      body: { events: ["contact.created"], enabled: "yes" },
+    });
+    expect(widenedBadly).toMatchObject({
+      status: 403,
+      body: { message: expect.stringMatching(/no access to contacts/) },
+    });
     const renamed = await call(one, "PUT", `webhooks/${made.body.uuid}`, { token, params, body: { description: "x" } });
     expect(renamed.status).toBe(200);
     expect(renamed.body.events).toEqual(["client.created"]);

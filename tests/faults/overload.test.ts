@@ -30,6 +30,9 @@ let releaseHeld = () => {};
 /** Told when the stand-in's big answer's connection closes. */
 let bigAnswerClosed: (() => void) | undefined;
 let held = Promise.resolve();
+/** How many chunks the stand-in's streamed answer has made (a page's statements, in the app). */
+let streamChunks = 0;
+const STREAM_CHUNKS = 16;
 
 function holdRequests() {
   held = new Promise((resolve) => {
@@ -42,6 +45,19 @@ beforeAll(async () => {
   server = http.createServer(async (request, response) => {
     reachedNext.push(request.url!);
     if (request.url!.startsWith("/api/v1/hold")) await held;
+    if (request.url!.startsWith("/api/v1/stream")) {
+      // As Next pipes a streamed page: the next chunk is made once the last was taken ('drain').
+      response.writeHead(200, { "Content-Type": "application/json" });
+      for (streamChunks = 0; streamChunks < STREAM_CHUNKS && !response.destroyed; ) {
+        streamChunks++;
+        if (!response.write(Buffer.alloc(1024 * 1024, "x")))
+          await new Promise((resolve) => {
+            response.once("drain", resolve);
+            response.once("close", resolve);
+          });
+      }
+      return response.end();
+    }
     if (request.url!.startsWith("/api/v1/big")) {
       response.once("close", () => bigAnswerClosed?.());
       return response.end(Buffer.alloc(32 * 1024 * 1024, "x"));
@@ -294,6 +310,33 @@ describe("the limit of API requests in flight, at the server", () => {
     expect(after).toBeGreaterThanOrEqual(800);
     expect(after).toBeLessThan(5_000);
     reader.destroy();
+  });
+
+  it("makes a streamed answer whose reader took what was written wait for a place before it makes the rest", async () => {
+    vi.stubEnv("API_MAX_IN_FLIGHT", "1");
+    vi.stubEnv("API_MAX_QUEUE_MS", "200");
+    const { port } = server.address() as AddressInfo;
+    const reader = connect(port, "127.0.0.1");
+    let received = 0;
+    const ended = new Promise((resolve) => reader.on("end", resolve));
+    reader.on("data", (chunk) => (received += chunk.length));
+    reader.write("GET /api/v1/stream HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    reader.pause();
+    await vi.waitFor(() => expect(reachedNext).toContain("/api/v1/stream"));
+    // Waiting for its reader, the stream holds no place: another request takes the only one, and keeps it.
+    const holder = (await fill(1))[0];
+    const made = streamChunks;
+    expect(made).toBeLessThan(STREAM_CHUNKS);
+    reader.resume();
+    // The reader takes what was written, but the rest is not made while the place is taken, though it waited
+    // past API_MAX_QUEUE_MS: its head is sent, so it is never a 503.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(streamChunks).toBe(made);
+    releaseHeld();
+    expect((await holder.answer).status).toBe(200);
+    await ended;
+    expect(streamChunks).toBe(STREAM_CHUNKS);
+    expect(received).toBeGreaterThan(STREAM_CHUNKS * 1024 * 1024);
   });
 
   it("is off at API_MAX_IN_FLIGHT=0", async () => {

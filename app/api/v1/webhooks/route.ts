@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("webhooks", {
   POST: endpoint({
     permission: "webhooks.manage",
     body: createWebhookBody,
-    subscribes: ({ body }) => body.events,
+    subscribes: ({ requested }) => requested ?? [],
     handler: async ({ caller, body }) => created(serializeWebhookWithSecret(await createWebhook(caller, body))),
   }),
 });

@@ -13,7 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("webhooks", {
     permission: "webhooks.manage",
     load,
     body: updateWebhookBody,
-    subscribes: ({ body, record }) => body.events ?? record.events,
+    subscribes: ({ requested, record }) => requested ?? record.events,
     handler: async ({ caller, record, body }) => serializeWebhook(await updateWebhook(caller, record, body)),
   }),
   DELETE: endpoint({
