@@ -6,6 +6,8 @@ import * as clientRoute from "@/app/api/v1/clients/[uuid]/route";
 import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as contactsRoute from "@/app/api/v1/contacts/route";
 import * as jobRoute from "@/app/api/v1/jobs/[uuid]/route";
+import * as webhookRoute from "@/app/api/v1/webhooks/[uuid]/route";
+import * as webhooksRoute from "@/app/api/v1/webhooks/route";
 import { prisma } from "@/lib/db/client";
 import { claimKey } from "@/lib/db/idempotency";
 import { tenantDb } from "@/lib/db/tenant";
@@ -28,6 +30,20 @@ vi.mock("@/lib/clients/mutations", async (original) => {
       failure.before = null;
       await before?.();
       return real.createClient(...args);
+    },
+  };
+});
+
+// The next updateWebhook (a batch transaction, where the createClient above is an interactive one) runs `before` first.
+vi.mock("@/lib/webhooks/mutations", async (original) => {
+  const real = await original<typeof import("@/lib/webhooks/mutations")>();
+  return {
+    ...real,
+    updateWebhook: async (...args: Parameters<typeof real.updateWebhook>) => {
+      const before = failure.before;
+      failure.before = null;
+      await before?.();
+      return real.updateWebhook(...args);
     },
   };
 });
@@ -231,6 +247,35 @@ describe("Idempotency-Key", () => {
       const replay = await createClient({ name }, key);
       expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
       expect(replay.body).toEqual(retry?.body);
+    });
+
+    it("fences a write made in one batch too: a webhook's update, audited once", async () => {
+      const hook = await call(webhooksRoute, "POST", "webhooks", {
+        token: owner,
+        body: { url: "https://hooks.example.com/in", events: ["client.created"] },
+      });
+      expect(hook.status).toBe(201);
+      const { uuid } = hook.body;
+      const key = fresh("key");
+      const put = () =>
+        call(webhookRoute, "PUT", `webhooks/${uuid}`, {
+          token: owner,
+          body: { description: key },
+          params: { uuid },
+          headers: { "Idempotency-Key": key },
+        });
+      let retry: Awaited<ReturnType<typeof put>> | undefined;
+      failure.before = async () => {
+        await leaseRunsOut(key);
+        retry = await put();
+      };
+      const holder = await put();
+      expect(retry?.status).toBe(200);
+      expect(holder.status).toBe(409);
+      const updates = await (await prisma()).auditEvent.count({
+        where: { tenantId, action: "webhook.updated", targetUuid: uuid },
+      });
+      expect(updates).toBe(1);
     });
   });
 
