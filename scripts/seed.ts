@@ -1,7 +1,7 @@
 // `npm run db:seed`: migrates, then fills an empty database with the demo data and prints how to use it.
 import "./env";
 import { closeDatabase, prisma } from "@/lib/db/client";
-import { DEMO_TENANTS, demoSummary, printDemoInstructions, seedDemo } from "@/lib/demo/seed";
+import { announceDemo, DEMO_TENANTS, demoSummary, seedDemo } from "@/lib/demo/seed";
 import { announceDatabase } from "./env";
 import { migrate } from "./migrate";
 
@@ -12,10 +12,10 @@ try {
   await migrate();
   const client = await prisma();
   if ((await client.tenant.count()) === 0) {
-    printDemoInstructions(await seedDemo(client));
+    announceDemo(await seedDemo(client));
   } else if (await client.tenant.findFirst({ where: { name: DEMO_TENANTS[0].name } })) {
     console.log("The demo data is already in place.");
-    printDemoInstructions(demoSummary());
+    announceDemo(demoSummary());
   } else {
     console.log("The database already has data that is not the demo's; nothing was seeded.");
   }

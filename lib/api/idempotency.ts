@@ -1,11 +1,22 @@
 // Idempotency-Key on POST and PUT (decisions.md, Integrations; the IETF httpapi draft): the first request with a key
 // runs and its answer (below 500) is kept for 24 hours; the same key with the same method, path and body replays that
 // answer with `Idempotent-Replayed: true`, writing nothing; while the first still runs, 409; with another body or
-// path, 422. A server error frees the key, so that a retry runs again. The store is lib/db/idempotency.ts.
+// path, 422. A server error frees the key, so that a retry runs again. A first request whose process died is taken
+// over by its retry a few seconds later, unless its write had committed (then a 422 says so: never a second write).
+// The store, and how a write is fenced against running twice, is lib/db/idempotency.ts.
 import { createHash } from "node:crypto";
 import type { Caller } from "@/lib/auth/caller";
 import { ApiError, invalidField } from "@/lib/core/errors";
-import { claimKey, keepAnswer, releaseKey } from "@/lib/db/idempotency";
+import {
+  claimKey,
+  type HeldKey,
+  holding,
+  keepAnswer,
+  LEASE_RENEWAL_MS,
+  releaseKey,
+  renewLease,
+  stillHeld,
+} from "@/lib/db/idempotency";
 import { errorResponse } from "./error-response";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -47,37 +58,56 @@ export async function idempotent(
   if (key === null || !IDEMPOTENT_METHODS.has(request.method)) return run();
   if (key.length < 1 || key.length > MAX_KEY_LENGTH)
     throw invalidField(IDEMPOTENCY_HEADER, `Must be 1 to ${MAX_KEY_LENGTH} characters.`);
-  const handle = { tokenId: caller.tokenId, key };
   const fingerprint = fingerprintOf(request, body);
-  const held = await claimKey(caller, handle, fingerprint);
-  if (held) {
-    if (held.fingerprint !== fingerprint)
-      throw invalidField(
-        IDEMPOTENCY_HEADER,
-        "This key was used with another request (method, path or body): use a new key for a new request.",
-      );
-    if (held.status === null || held.responseBody === null)
-      throw new ApiError(409, "A request with this Idempotency-Key is still being processed: retry later.");
+  const outcome = await claimKey(caller, { tokenId: caller.tokenId, key }, fingerprint);
+  if ("held" in outcome) return heldAnswer(outcome.held, fingerprint);
+  const { claim } = outcome;
+  const renewal = setInterval(() => renewLease(caller, claim).catch(() => undefined), LEASE_RENEWAL_MS);
+  try {
+    let response: Response;
+    try {
+      response = await holding(claim, run);
+    } catch (error) {
+      // The write failed its fence: a retry took the key over (this request was taken for dead) and runs it.
+      if (!(await stillHeld(caller, claim))) throw takenOver();
+      if (!(error instanceof ApiError) || error.status >= 500) {
+        await releaseKey(caller, claim).catch(() => undefined);
+        throw error;
+      }
+      response = errorResponse(error);
+    }
+    if (response.status >= 500) {
+      await releaseKey(caller, claim).catch(() => undefined);
+      return response;
+    }
+    const text = await response.text();
+    if (!(await keepAnswer(caller, claim, response.status, text))) throw takenOver();
+    return new Response(text, { status: response.status, headers: response.headers });
+  } finally {
+    clearInterval(renewal);
+  }
+}
+
+const takenOver = () =>
+  new ApiError(409, "A retry with this Idempotency-Key took it over while this request ran: its answer is the key's.");
+
+function heldAnswer(held: HeldKey, fingerprint: string): Response {
+  if (held.fingerprint !== fingerprint)
+    throw invalidField(
+      IDEMPOTENCY_HEADER,
+      "This key was used with another request (method, path or body): use a new key for a new request.",
+    );
+  if (held.status !== null && held.responseBody !== null)
     return new Response(held.responseBody, {
       status: held.status,
       headers: { "Content-Type": "application/json", [REPLAYED_HEADER]: "true" },
     });
-  }
-  let response: Response;
-  try {
-    response = await run();
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status >= 500) {
-      await releaseKey(caller, handle).catch(() => undefined);
-      throw error;
-    }
-    response = errorResponse(error);
-  }
-  if (response.status >= 500) {
-    await releaseKey(caller, handle).catch(() => undefined);
-    return response;
-  }
-  const text = await response.text();
-  await keepAnswer(caller, handle, response.status, text);
-  return new Response(text, { status: response.status, headers: response.headers });
+  if (held.live || !held.written)
+    throw new ApiError(409, "A request with this Idempotency-Key is still being processed: retry later.");
+  // Its write committed, then its process stopped before answering: the write stands, and never runs twice.
+  throw invalidField(
+    IDEMPOTENCY_HEADER,
+    "The request with this key was carried out, but the server stopped before answering it: its write stands and " +
+      "will not be made again. Read the record to see it; use a new key for a new request.",
+  );
 }

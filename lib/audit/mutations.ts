@@ -6,6 +6,7 @@
 import type { Caller } from "@/lib/auth/caller";
 import { clientAddress } from "@/lib/client-address";
 import { prisma } from "@/lib/db/client";
+import { writeFence } from "@/lib/db/idempotency";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import type { AuditAction, AuditTarget, Changes, Via } from "./schemas";
 
@@ -86,14 +87,18 @@ export function recordAudit(db: Writer, acting: Acting, ...entries: AuditEntry[]
       Prisma.sql`(${action}, ${target.type}, ${target.uuid ?? null}::uuid, ${target.id ?? null}::int,
         ${target.name}, ${JSON.stringify(changes ?? {})}::jsonb)`,
   );
-  return db.$executeRaw(Prisma.sql`
+  // An API write's transaction always records its entries: that statement also fences the request's
+  // Idempotency-Key (lib/db/idempotency.ts), so a request whose key a retry took over writes nothing.
+  const fence = writeFence(tenantId, tokenId);
+  return db.$executeRaw(Prisma.sql`${fence.with}
     INSERT INTO audit_events (tenant_id, action, via, actor_id, actor_name, actor_email, token_id, token_name,
                               target_type, target_uuid, target_id, target_name, changes, address)
     SELECT ${tenantId}, e.action, ${via}, ${userId}::int, trim(u.firstname || ' ' || u.lastname), u.email::text,
            ${tokenId}::int, ${tokenName},
            e.target_type, e.target_uuid, e.target_id, e.target_name, e.changes, ${address}
     FROM (VALUES ${Prisma.join(rows)}) AS e (action, target_type, target_uuid, target_id, target_name, changes)
-    LEFT JOIN users u ON u.tenant_id = ${tenantId} AND u.id = ${userId}::int`);
+    LEFT JOIN users u ON u.tenant_id = ${tenantId} AND u.id = ${userId}::int
+    ${fence.where}`);
 }
 
 /** What a change did, and the entries that record it: none only when it changed nothing (e.g. it lost a race). */

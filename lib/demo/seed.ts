@@ -4,6 +4,8 @@
 // the tests as their fixture. The one thing that is not deterministic is the demo token: a fixed one would be a
 // credential anyone could compute.
 
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import bcrypt from "bcryptjs";
 import { BUILT_IN_ROLES } from "@/lib/auth/permissions";
 import { printedBaseUrl } from "@/lib/base-url";
@@ -16,7 +18,7 @@ export const DEMO_PASSWORD = "demo-password";
 
 export interface DemoSummary {
   tenants: { name: string; users: { email: string; role: string; access: ClientAccess; archived: boolean }[] }[];
-  /** Known only to the seed that made it: the database keeps its hash. */
+  /** Known only to the seed that made it (the database keeps its hash), which keeps it in demoTokenFile(). */
   token?: string;
   tokenOwner: string;
 }
@@ -521,10 +523,27 @@ export function demoSummary(token?: string): DemoSummary {
   };
 }
 
-export function printDemoInstructions(summary: DemoSummary, baseUrl = printedBaseUrl()) {
+/**
+ * Where the seed keeps the demo token (DEMO_TOKEN_FILE, or .data/demo-token: git-ignored, readable only by its owner).
+ * The token is never printed: what a seed prints ends up in logs (CI's, a host's), and a log is no place for a
+ * credential. The printed call reads the file instead.
+ */
+export const demoTokenFile = () =>
+  process.env.DEMO_TOKEN_FILE || path.join(/*turbopackIgnore: true*/ process.cwd(), ".data", "demo-token");
+
+/** Keeps a new seed's token in its file (for the person who asked for the demo), then prints how to use the demo. */
+export function announceDemo(summary: DemoSummary, baseUrl = printedBaseUrl()) {
+  const file = demoTokenFile();
+  if (summary.token) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${summary.token}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600); // the mode above applies only to a new file
+  }
+  // As the person would type it: relative to the folder they run the demo in.
+  const shown = path.relative(process.cwd(), file);
   const lines = [
     "",
-    "Demo data is in place. Sign in at " + baseUrl + "/signin with any of these (password: " + DEMO_PASSWORD + "):",
+    `Demo data is in place. Sign in at ${baseUrl}/signin with any of these (the password is in README.md, Quick start):`,
   ];
   for (const tenant of summary.tenants) {
     lines.push(`  ${tenant.name}`);
@@ -533,17 +552,17 @@ export function printDemoInstructions(summary: DemoSummary, baseUrl = printedBas
         `    ${u.email.padEnd(22)} ${u.role}${u.access !== "all" ? `, sees ${u.access}` : ""}${u.archived ? " (archived: cannot sign in)" : ""}`,
       );
   }
-  if (summary.token) {
-    lines.push("", `Demo API token of ${summary.tokenOwner} (shown once, made for this seed):`, `  ${summary.token}`);
+  if (existsSync(file)) {
     lines.push(
-      "Try:",
-      `  curl -H "Authorization: Bearer ${summary.token}" -H "Accept: application/json" ${baseUrl}/api/v1/me`,
+      "",
+      `The demo API token of ${summary.tokenOwner} (made when the data was seeded) is in ${shown}. Try:`,
+      `  curl -H "Authorization: Bearer $(cat ${shown})" -H "Accept: application/json" ${baseUrl}/api/v1/me`,
       "",
     );
   } else {
     lines.push(
       "",
-      `The demo token was shown when the data was seeded. For a new one, sign in and open ${baseUrl}/settings/api-tokens.`,
+      `For an API token, sign in and open ${baseUrl}/settings/api-tokens.`,
       "(npm run token:create works only while the demo is stopped: one process at a time opens the embedded database.)",
       "",
     );

@@ -2,7 +2,7 @@
 // must never create them by default. `npm run demo` seeds through `npm run db:seed`; a server start seeds an empty
 // database when DEMO_SEED=on, or under `next dev` unless DEMO_SEED=off.
 import { prisma } from "@/lib/db/client";
-import { printDemoInstructions, seedDemo } from "./seed";
+import { announceDemo, seedDemo } from "./seed";
 
 export function demoSeedRequested(env: Record<string, string | undefined> = process.env): boolean {
   if (env.DEMO_SEED === "on") return true;
@@ -15,5 +15,5 @@ export async function seedDemoIfRequested(): Promise<void> {
   if (!demoSeedRequested()) return;
   const client = await prisma();
   if ((await client.tenant.count()) > 0) return;
-  printDemoInstructions(await seedDemo(client));
+  announceDemo(await seedDemo(client));
 }

@@ -1,10 +1,13 @@
 // Idempotency-Key on POST and PUT (decisions.md, Integrations): replay of the first answer, mismatched body or path,
-// in flight, server errors not kept, expiry and clean-up, per-token keys, and a real race of two requests with one key.
+// in flight, server errors not kept, expiry and clean-up, per-token keys, a real race of two requests with one key, and
+// what a retry meets after the first request's process died (lib/db/idempotency.ts).
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as clientRoute from "@/app/api/v1/clients/[uuid]/route";
 import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as contactsRoute from "@/app/api/v1/contacts/route";
 import * as jobRoute from "@/app/api/v1/jobs/[uuid]/route";
+import * as webhookRoute from "@/app/api/v1/webhooks/[uuid]/route";
+import * as webhooksRoute from "@/app/api/v1/webhooks/route";
 import { prisma } from "@/lib/db/client";
 import { claimKey } from "@/lib/db/idempotency";
 import { tenantDb } from "@/lib/db/tenant";
@@ -12,8 +15,8 @@ import { createApiToken } from "@/lib/tokens";
 import { call, tokenFor, userByEmail } from "../support/api";
 import { spyOnLog } from "../support/log";
 
-// The next createClient fails with an unexpected error (a 500), as a bug or a fault would.
-const failure = vi.hoisted(() => ({ next: false }));
+// The next createClient fails with an unexpected error (a 500), as a bug or a fault would; or runs `before` first.
+const failure = vi.hoisted(() => ({ next: false, before: null as null | (() => Promise<void>) }));
 vi.mock("@/lib/clients/mutations", async (original) => {
   const real = await original<typeof import("@/lib/clients/mutations")>();
   return {
@@ -23,7 +26,24 @@ vi.mock("@/lib/clients/mutations", async (original) => {
         failure.next = false;
         throw new Error("Simulated failure");
       }
+      const before = failure.before;
+      failure.before = null;
+      await before?.();
       return real.createClient(...args);
+    },
+  };
+});
+
+// The next updateWebhook (a batch transaction, where the createClient above is an interactive one) runs `before` first.
+vi.mock("@/lib/webhooks/mutations", async (original) => {
+  const real = await original<typeof import("@/lib/webhooks/mutations")>();
+  return {
+    ...real,
+    updateWebhook: async (...args: Parameters<typeof real.updateWebhook>) => {
+      const before = failure.before;
+      failure.before = null;
+      await before?.();
+      return real.updateWebhook(...args);
     },
   };
 });
@@ -152,6 +172,113 @@ describe("Idempotency-Key", () => {
     expect(await clientsNamed(name)).toBe(1);
   });
 
+  describe("after the first request's process died", () => {
+    // A key claimed as a request of another process claims it, which then runs (or stops) on its own.
+    const claimElsewhere = async (key: string, body: unknown) => {
+      const client = await prisma();
+      // The token and fingerprint of a POST /clients with this body: taken from a request that then gives the key back.
+      expect((await createClient(body, key)).status).toBe(201);
+      const [row] = await keyRows(key);
+      await client.idempotencyKey.deleteMany({ where: { tenantId, key } });
+      const scope = { db: tenantDb(client, tenantId), tenant: { id: tenantId } };
+      const outcome = await claimKey(scope, { tokenId: row.tokenId, key }, row.fingerprint);
+      expect(outcome).toHaveProperty("claim");
+    };
+    /** As the row stands once its holder stopped renewing its lease. */
+    const leaseRunsOut = async (key: string) =>
+      (await prisma()).idempotencyKey.updateMany({
+        where: { tenantId, key },
+        data: { leaseUntil: new Date(Date.now() - 1000) },
+      });
+
+    it("is 409 while its holder is alive (renewing its lease), and writes nothing", async () => {
+      const key = fresh("key");
+      const name = fresh("Live holder");
+      await claimElsewhere(key, { name: `${name} probe` });
+      const res = await createClient({ name: `${name} probe` }, key);
+      expect(res.status).toBe(409);
+      expect(res.body.message).toMatch(/still being processed/);
+      expect(await clientsNamed(`${name} probe`)).toBe(1); // the probe's own
+    });
+
+    it("runs the retry once the dead holder's lease has run out, when it wrote nothing", async () => {
+      const key = fresh("key");
+      const name = fresh("Dead holder");
+      await claimElsewhere(key, { name });
+      await leaseRunsOut(key);
+      const retry = await createClient({ name }, key);
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get("Idempotent-Replayed")).toBeNull();
+      const replay = await createClient({ name }, key);
+      expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(replay.body).toEqual(retry.body);
+      expect(await clientsNamed(name)).toBe(2); // the probe's and the retry's
+    });
+
+    it("tells a retry that the write was made when it committed but its answer was lost, and never writes again", async () => {
+      const key = fresh("key");
+      const name = fresh("Answer lost");
+      expect((await createClient({ name }, key)).status).toBe(201);
+      // As the row stands when the process died between its write's commit and keeping its answer.
+      await (await prisma()).idempotencyKey.updateMany({
+        where: { tenantId, key },
+        data: { status: null, responseBody: null, leaseUntil: new Date(Date.now() - 1000) },
+      });
+      const retry = await createClient({ name }, key);
+      expect(retry.status).toBe(422);
+      expect(retry.body.errors["Idempotency-Key"][0]).toMatch(/carried out.*will not be made again/);
+      expect(await clientsNamed(name)).toBe(1);
+    });
+
+    it("fences a holder that was only slow: the retry that took its key over writes, the holder writes nothing", async () => {
+      const key = fresh("key");
+      const name = fresh("Slow holder");
+      let retry: Awaited<ReturnType<typeof createClient>> | undefined;
+      // The holder stalls (a long GC pause, a stopped VM) past its lease before its write; its retry takes over.
+      failure.before = async () => {
+        await leaseRunsOut(key);
+        retry = await createClient({ name }, key);
+      };
+      const holder = await createClient({ name }, key);
+      expect(retry?.status).toBe(201);
+      expect(holder.status).toBe(409);
+      expect(holder.body.message).toMatch(/took it over/);
+      expect(await clientsNamed(name)).toBe(1);
+      const replay = await createClient({ name }, key);
+      expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(replay.body).toEqual(retry?.body);
+    });
+
+    it("fences a write made in one batch too: a webhook's update, audited once", async () => {
+      const hook = await call(webhooksRoute, "POST", "webhooks", {
+        token: owner,
+        body: { url: "https://hooks.example.com/in", events: ["client.created"] },
+      });
+      expect(hook.status).toBe(201);
+      const { uuid } = hook.body;
+      const key = fresh("key");
+      const put = () =>
+        call(webhookRoute, "PUT", `webhooks/${uuid}`, {
+          token: owner,
+          body: { description: key },
+          params: { uuid },
+          headers: { "Idempotency-Key": key },
+        });
+      let retry: Awaited<ReturnType<typeof put>> | undefined;
+      failure.before = async () => {
+        await leaseRunsOut(key);
+        retry = await put();
+      };
+      const holder = await put();
+      expect(retry?.status).toBe(200);
+      expect(holder.status).toBe(409);
+      const updates = await (await prisma()).auditEvent.count({
+        where: { tenantId, action: "webhook.updated", targetUuid: uuid },
+      });
+      expect(updates).toBe(1);
+    });
+  });
+
   it("keeps no server error: the key is freed and a retry runs", async () => {
     const key = fresh("key");
     const name = fresh("After failure");
@@ -257,7 +384,7 @@ describe("Idempotency-Key", () => {
     const claims = await Promise.all(
       Array.from({ length: 8 }, () => claimKey(scope, { tokenId: token.id, key }, "f".repeat(64))),
     );
-    expect(claims.filter((held) => held === null)).toHaveLength(1);
-    for (const held of claims.filter((h) => h !== null)) expect(held).toMatchObject({ status: null });
+    expect(claims.filter((outcome) => "claim" in outcome)).toHaveLength(1);
+    for (const outcome of claims.filter((o) => "held" in o)) expect(outcome.held).toMatchObject({ status: null });
   });
 });
