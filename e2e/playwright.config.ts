@@ -36,7 +36,7 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   webServer: {
-    command: `rm -rf ${dataDir} && npx next start --port ${PORT}`,
+    command: `rm -rf ${dataDir} ${dataDir}-demo-token && npx next start --port ${PORT}`,
     cwd: fileURLToPath(new URL("..", import.meta.url)),
     url: `${baseURL}/signin`,
     reuseExistingServer: false,
@@ -44,6 +44,8 @@ export default defineConfig({
     stdout: "pipe",
     env: {
       PGLITE_DATA_DIR: dataDir,
+      // Not the developer's own .data/demo-token.
+      DEMO_TOKEN_FILE: `${dataDir}-demo-token`,
       DATABASE_URL: "", // always the embedded database, even where DATABASE_URL is set for the Vitest tests
       NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
       NEXTAUTH_URL: baseURL,
