@@ -1,7 +1,7 @@
 // Reads answered by PostgreSQL as wire JSON (issue 29): the rows of a page, or one record, built in one statement and
 // handed on as text, which the app sends as the body without parsing it (PostgREST's way). The text is what
-// JSON.stringify would write (docs/wire-format.md): jsonObject and jsonArray below, never json_build_object or
-// json_agg, which space their output (`{"id" : 2, "name" : …}`, `[{…}, {…}]`).
+// JSON.stringify would write (docs/architecture.md, "The JSON style"): jsonObject and jsonArray below, never
+// json_build_object or json_agg, which space their output (`{"id" : 2, "name" : …}`, `[{…}, {…}]`).
 // Each resource gives the expression of its wire object for a row of its table (alias `t`); this builder puts that
 // row in the caller's tenant in every statement, so no resource can leave the condition out. Raw SQL is outside
 // caller.db's tenant scope (lib/db/tenant.ts): this is where it is named instead.

@@ -1,9 +1,9 @@
-// Every answer under /api/v1 is written in one JSON style (issue 38, item 7; docs/wire-format.md): compact, byte for
-// byte what JSON.stringify writes for its value, with each object's keys in the order of its schema's properties in
-// the OpenAPI document (a client's custom fields after them). Whoever writes the body: PostgreSQL for lists, records
-// and searches (lib/db/json-rows.ts), a stream of its chunks for a long page, the serializers for writes, errors and
-// webhook payloads. Every GET of the document is walked, for a full token and for tokens that get nested records
-// reduced to their identifier.
+// Every answer under /api/v1 is written in one JSON style (issue 38, item 7; docs/architecture.md, "The JSON
+// style"): compact, byte for byte what JSON.stringify writes for its value, with each object's keys in the order of
+// its schema's properties in the OpenAPI document (a client's custom fields after them). Whoever writes the body:
+// PostgreSQL for lists, records and searches (lib/db/json-rows.ts), a stream of its chunks for a long page, the
+// serializers for writes, errors and webhook payloads. Every GET of the document is walked, for a full token and for
+// tokens that get nested records reduced to their identifier.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { prisma } from "@/lib/db/client";
 import { STREAMED_ROWS } from "@/lib/db/wire-list";

@@ -1,6 +1,6 @@
-// The one JSON style of the API's answers (docs/wire-format.md): compact, as JSON.stringify writes it, and each
-// object's keys in the order of its schema's properties in the OpenAPI document, extra keys (a client's custom
-// fields, a validation error's fields) after the documented ones.
+// The one JSON style of the API's answers (docs/architecture.md, "The JSON style"): compact, as JSON.stringify
+// writes it, and each object's keys in the order of its schema's properties in the OpenAPI document, extra keys (a
+// client's custom fields, a validation error's fields) after the documented ones.
 import { openApiDocument } from "@/lib/openapi/document";
 import { documentedOperation } from "./contract";
 
