@@ -154,6 +154,9 @@ export const clientObject = component(
   },
 );
 
+/** The built-in keys of a client, in the document's order; a custom field of the same name is left out of answers. */
+export const CLIENT_KEYS = Object.keys(clientObject.shape);
+
 export const clientSearchResults = component(
   z.object({ clients: z.array(z.object({ id: z.number().int(), uuid: z.uuid(), name: z.string() })).max(10) }),
   "ClientSearchResults",

@@ -4,7 +4,7 @@ import { serializeContact } from "@/lib/contacts/serialize";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { customFieldKeys, type FieldDefinition } from "./custom-fields";
 import type { ClientRelations } from "./relations";
-import type { clientObject } from "./schemas";
+import { CLIENT_KEYS, type clientObject } from "./schemas";
 
 /** A client's own columns; the rest of its wire shape comes from lib/clients/relations. */
 export const clientSelect = {
@@ -52,9 +52,9 @@ function yearEndText(yearEnd: string): string {
 }
 
 export function serializeClient(client: ClientRecord): z.output<typeof clientObject> {
+  // The custom fields after the documented keys (lib/clients/wire.ts); one named like a built-in key is left out.
+  const custom = client.customFields.filter((field) => !CLIENT_KEYS.includes(field.name));
   return {
-    // Custom fields first: built-in keys must win should a name ever collide.
-    ...customFieldKeys(client.customFields, client.relations.customValues),
     uuid: client.uuid,
     name: client.name,
     client_id: client.clientRef,
@@ -72,5 +72,6 @@ export function serializeClient(client: ClientRecord): z.output<typeof clientObj
     created_at: client.createdAt.toISOString(),
     updated_at: client.updatedAt.toISOString(),
     contacts: client.relations.contacts.map(serializeContact),
+    ...customFieldKeys(custom, client.relations.customValues),
   };
 }

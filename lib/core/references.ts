@@ -25,7 +25,29 @@ export const queryId = () => queryInt(recordId());
  */
 export function orIdentifier<T extends z.ZodType>(full: T, key: "uuid" | "id", resource: string) {
   const identifier = z.strictObject(key === "uuid" ? { uuid: z.uuid() } : { id: z.number().int() });
-  return z
+  const schema = z
     .xor([full, identifier.describe(`Only the ${key}: the token has no access to ${resource}`)])
     .describe(`The ${resource.replace(/s$/, "")}, or only its ${key} when the token has no access to ${resource}`);
+  nestedRecords.set(schema, { key, resource });
+  return schema;
+}
+
+export interface NestedRecord {
+  key: "uuid" | "id";
+  /** The token resource whose access shows the record whole. */
+  resource: string;
+}
+
+/** The schemas orIdentifier made, with what they reduce to and when. */
+const nestedRecords = new WeakMap<z.ZodType, NestedRecord>();
+
+/**
+ * The nested record a property of a record's schema holds (one or an array of them, nullable or not), or undefined
+ * for any other property: what a reader with less access reduces (webhook payloads, lib/webhooks/serialize.ts).
+ */
+export function nestedRecordOf(schema: z.ZodType): NestedRecord | undefined {
+  let inner = schema;
+  while (inner instanceof z.ZodNullable || inner instanceof z.ZodOptional || inner instanceof z.ZodArray)
+    inner = inner instanceof z.ZodArray ? (inner.element as z.ZodType) : (inner.unwrap() as z.ZodType);
+  return nestedRecords.get(inner);
 }

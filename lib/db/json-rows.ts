@@ -1,5 +1,7 @@
-// Reads answered by PostgreSQL as wire JSON (issue 29): the rows of a page, or one record, built by json_build_object
-// in one statement and handed on as text, which the app sends as the body without parsing it (PostgREST's way).
+// Reads answered by PostgreSQL as wire JSON (issue 29): the rows of a page, or one record, built in one statement and
+// handed on as text, which the app sends as the body without parsing it (PostgREST's way). The text is what
+// JSON.stringify would write (docs/architecture.md, "The JSON style"): jsonObject and jsonArray below, never
+// json_build_object or json_agg, which space their output (`{"id" : 2, "name" : …}`, `[{…}, {…}]`).
 // Each resource gives the expression of its wire object for a row of its table (alias `t`); this builder puts that
 // row in the caller's tenant in every statement, so no resource can leave the condition out. Raw SQL is outside
 // caller.db's tenant scope (lib/db/tenant.ts): this is where it is named instead.
@@ -16,6 +18,26 @@ export type WireTable = "clients" | "contacts" | "jobs" | "time_logs" | "users";
 /** The wire object of one row `t` of the table; nested reads correlate on `t.tenant_id`. */
 export type WireObject = Prisma.Sql;
 
+/** A wire object's keys, each with its value's SQL, in the order the OpenAPI document gives its properties. */
+export type WireFields = readonly (readonly [key: string, value: Prisma.Sql])[];
+
+/**
+ * The compact JSON object of these fields, keys in their order: row_to_json of a one-row subselect whose columns
+ * are the fields (jsonb would reorder the keys, by length).
+ */
+export function jsonObject(fields: WireFields): Prisma.Sql {
+  const columns = fields.map(([key, value]) => {
+    // A key is spliced in as a column name: only plain names get there.
+    if (!/^[a-z_]+$/.test(key)) throw new Error(`Not a plain key: ${key}`);
+    return Prisma.sql`${value} AS "${Prisma.raw(key)}"`;
+  });
+  return Prisma.sql`(SELECT row_to_json(o) FROM (SELECT ${Prisma.join(columns, ", ")}) o)`;
+}
+
+/** The compact JSON array of `element` over the rows aggregated, in `order`; null when there are none. */
+export const jsonArray = (element: Prisma.Sql, order: Prisma.Sql) =>
+  Prisma.sql`array_to_json(array_agg(${element} ORDER BY ${order}))`;
+
 /** A timestamp as the API writes it: ISO 8601 in UTC with milliseconds (`2026-11-21T21:48:21.000Z`). */
 export const isoTime = (column: string) =>
   Prisma.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
@@ -28,7 +50,7 @@ export async function wireRows(scope: TenantScope, table: WireTable, rows: { id:
   if (rows.length === 0) return "[]";
   const ids = rows.map((row) => row.id);
   const [row] = await readRows<{ json: string }>(Prisma.sql`
-    SELECT COALESCE(json_agg(${object} ORDER BY p.ord), '[]')::text AS json
+    SELECT COALESCE(${jsonArray(object, Prisma.sql`p.ord`)}, '[]')::text AS json
     FROM unnest(${ids}::int[]) WITH ORDINALITY AS p(id, ord)
     JOIN ${Prisma.raw(table)} t ON t.tenant_id = ${scope.tenant.id} AND t.id = p.id`);
   return row.json;

@@ -9,7 +9,7 @@ import type { Page, PageRows } from "@/lib/core/pagination";
 import type { Direction } from "@/lib/core/validation";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { readRows } from "./client";
-import { type WireObject, type WireTable, wireRows } from "./json-rows";
+import { jsonArray, type WireObject, type WireTable, wireRows } from "./json-rows";
 import type { TenantScope } from "./tenant";
 
 /** The SQL type of a key: how a cursor's position is read back (CAST) and written (lib/db/keyset.ts). */
@@ -96,7 +96,7 @@ export const STREAMED_ROWS = 200;
  */
 function pageJson(scope: TenantScope, list: WireList) {
   return Prisma.sql`numbered AS (SELECT p.*, row_number() OVER (ORDER BY ${orderSql(list.order, "p", false)}) AS n FROM page p)
-    SELECT (SELECT COALESCE(json_agg(${list.object} ORDER BY p.n), '[]')::text
+    SELECT (SELECT COALESCE(${jsonArray(list.object, Prisma.sql`p.n`)}, '[]')::text
       FROM numbered p JOIN ${Prisma.raw(list.table)} t ON t.tenant_id = ${scope.tenant.id} AND t.id = p.id
       WHERE p.n <= ${rowCount(STREAMED_ROWS)}) AS json,
     (SELECT array_agg(p.id ORDER BY p.n) FROM numbered p WHERE p.n > ${rowCount(STREAMED_ROWS)}) AS rest`;
@@ -149,7 +149,7 @@ function totalSql(scope: TenantScope, list: WireList, total: ListTotal) {
 /** Every row of a short list (not paginated: users), as the JSON text of their wire objects' array. */
 export async function wireAll(scope: TenantScope, list: WireList): Promise<string> {
   const [row] = await readRows<{ json: string }>(Prisma.sql`
-    SELECT COALESCE(json_agg(${list.object} ORDER BY ${orderSql(list.order, "t", false)}), '[]')::text AS json
+    SELECT COALESCE(${jsonArray(list.object, orderSql(list.order, "t", false))}, '[]')::text AS json
     ${tenantRows(scope, list.table, list.where)}`);
   return row.json;
 }

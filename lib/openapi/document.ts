@@ -24,10 +24,10 @@ const errorBody = component(
 const validationErrorBody = component(
   z.object({
     message: z.string(),
-    request_id: requestIdField,
     errors: z
       .record(z.string(), z.array(z.string()))
       .describe("Each offending field (a dot path such as contact.email) with its messages"),
+    request_id: requestIdField,
   }),
   "ValidationError",
 );

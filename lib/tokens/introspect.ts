@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import { component } from "@/lib/core/openapi-registry";
-import { tokenAccessSchema } from "./access";
+import { TOKEN_RESOURCES, type TokenAccess, tokenAccessSchema } from "./access";
 
 const timestamp = () => z.iso.datetime().describe("ISO 8601 UTC");
 
@@ -43,7 +43,8 @@ export async function describeToken(caller: Caller): Promise<z.infer<typeof toke
   });
   return {
     name: token.name,
-    access: caller.tokenAccess,
+    // In the document's order: the stored access is jsonb, whose keys come back ordered by length.
+    access: Object.fromEntries(TOKEN_RESOURCES.map((r) => [r, caller.tokenAccess[r]])) as TokenAccess,
     expires_at: token.expiresAt?.toISOString() ?? null,
     created_at: token.createdAt.toISOString(),
     last_used_at: token.lastUsedAt?.toISOString() ?? null,

@@ -1,7 +1,7 @@
 // Users built by PostgreSQL (lib/db/json-rows.ts): what serializeUser and, inside other records, serializeUserSummary
 // give, for a user row of any alias. The placeholder avatar is the same data URL: the image's fixed parts are percent-encoded here
 // once, and the initials in SQL as encodeURIComponent(escapeXml(…)) does.
-import { isoDate, isoTime } from "@/lib/db/json-rows";
+import { isoDate, isoTime, jsonObject } from "@/lib/db/json-rows";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { placeholderSvg } from "./serialize";
 
@@ -26,23 +26,42 @@ const encodedXmlText = (text: string) => `(SELECT string_agg(CASE
 const avatarUrl = (u: string) => `COALESCE(NULLIF(${u}.avatar_url, ''),
   'data:image/svg+xml,${SVG_BEFORE}' || COALESCE(${encodedXmlText(initials(u))}, '') || '${SVG_AFTER}')`;
 
+const column = (u: string, name: string) => Prisma.raw(`${u}.${name}`);
+
 export function userSummaryWire(alias: string): Prisma.Sql {
-  return Prisma.raw(`json_build_object('id', ${alias}.id, 'fullname', ${fullname(alias)}, 'email', ${alias}.email,
-    'initials', ${initials(alias)}, 'avatar_url', ${avatarUrl(alias)})`);
+  return jsonObject([
+    ["id", column(alias, "id")],
+    ["fullname", Prisma.raw(fullname(alias))],
+    ["email", column(alias, "email")],
+    ["initials", Prisma.raw(initials(alias))],
+    ["avatar_url", Prisma.raw(avatarUrl(alias))],
+  ]);
 }
 
 /** The user object of /users (is_contractor derived, decisions.md). */
 export function userWire(alias = "t"): Prisma.Sql {
   const u = alias;
-  return Prisma.sql`json_build_object('id', ${Prisma.raw(`${u}.id, 'fullname', ${fullname(u)},
-    'firstname', ${u}.firstname, 'lastname', ${u}.lastname, 'email', ${u}.email, 'initials', ${initials(u)},
-    'avatar_url', ${avatarUrl(u)},
-    'role', (SELECT r.name FROM roles r WHERE (r.tenant_id, r.id) = (${u}.tenant_id, ${u}.role_id)),
-    'timezone', ${u}.timezone, 'client_access', ${u}.client_access,
-    'is_contractor', ${u}.client_access = 'assigned_clients', 'is_owner', ${u}.is_owner,
-    'archived_date', `)}${isoDate(`${u}.archived_date`)}, 'updated_at', ${isoTime(`${u}.updated_at`)})`;
+  return jsonObject([
+    ["id", column(u, "id")],
+    ["fullname", Prisma.raw(fullname(u))],
+    ["firstname", column(u, "firstname")],
+    ["lastname", column(u, "lastname")],
+    ["email", column(u, "email")],
+    ["initials", Prisma.raw(initials(u))],
+    ["avatar_url", Prisma.raw(avatarUrl(u))],
+    ["role", Prisma.raw(`(SELECT r.name FROM roles r WHERE (r.tenant_id, r.id) = (${u}.tenant_id, ${u}.role_id))`)],
+    ["timezone", column(u, "timezone")],
+    ["client_access", column(u, "client_access")],
+    ["is_contractor", Prisma.raw(`${u}.client_access = 'assigned_clients'`)],
+    ["is_owner", column(u, "is_owner")],
+    ["archived_date", isoDate(`${u}.archived_date`)],
+    ["updated_at", isoTime(`${u}.updated_at`)],
+  ]);
 }
 
 /** A time log's user: `{id, fullname}`. */
 export const userNameWire = (alias: string) =>
-  Prisma.raw(`json_build_object('id', ${alias}.id, 'fullname', ${fullname(alias)})`);
+  jsonObject([
+    ["id", column(alias, "id")],
+    ["fullname", Prisma.raw(fullname(alias))],
+  ]);

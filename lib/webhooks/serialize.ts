@@ -1,6 +1,10 @@
 // Wire shapes of webhook endpoints and deliveries.
 import type { z } from "zod";
+import { clientObject } from "@/lib/clients/schemas";
+import { contactObject } from "@/lib/contacts/schemas";
+import { type NestedRecord, nestedRecordOf } from "@/lib/core/references";
 import type { Prisma, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from "@/lib/generated/prisma/client";
+import { jobObject } from "@/lib/jobs/schemas";
 import { readsNested, type TokenAccess, type TokenResource } from "@/lib/tokens/access";
 import type { EventType } from "./events";
 import type { deliveryObject, webhookObject, webhookWithSecretObject } from "./schemas";
@@ -60,30 +64,24 @@ export function serializeDelivery(delivery: DeliveryRow): z.output<typeof delive
   };
 }
 
-type Nested = { field: string; resource: TokenResource; key: "uuid" | "id" };
-/** The records nested in each event's record, and the resource whose access shows them whole (as the SQL wire builders of each resource do). */
-const NESTED: Record<string, Nested[]> = {
-  client: [{ field: "contacts", resource: "contacts", key: "uuid" }],
-  contact: [{ field: "clients", resource: "clients", key: "uuid" }],
-  job: [
-    { field: "client", resource: "clients", key: "uuid" },
-    { field: "users", resource: "users", key: "id" },
-    { field: "followers", resource: "users", key: "id" },
-  ],
-};
+/** The record of each event's type as the document describes it: its nested records are the fields orIdentifier made. */
+const RECORDS: Record<string, z.ZodObject> = { client: clientObject, contact: contactObject, job: jobObject };
 
 /**
  * An event's record as a GET with the endpoint's access answers it (decisions.md): nested records of a resource that
- * access cannot read reduced to their identifier. `record` is the whole record, as an Owner reads it.
+ * access cannot read reduced to their identifier, as the record's schema says (the SQL wire builders follow the same
+ * schemas; tests/api/wire-style.test.ts holds a payload to the GET's bytes). `record` is the whole record, as an
+ * Owner reads it.
  */
 export function recordForAccess(type: EventType, record: unknown, access: TokenAccess): unknown {
   const reduced = { ...(record as Record<string, unknown>) };
-  const only = (key: Nested["key"], value: unknown) =>
+  const only = (key: NestedRecord["key"], value: unknown) =>
     value && typeof value === "object" ? { [key]: (value as Record<string, unknown>)[key] } : value;
-  for (const { field, resource, key } of NESTED[type.split(".")[0]] ?? []) {
-    if (readsNested(access, resource) || !(field in reduced)) continue;
+  for (const [field, schema] of Object.entries(RECORDS[type.split(".")[0]]?.shape ?? {})) {
+    const nested = nestedRecordOf(schema as z.ZodType);
+    if (!nested || readsNested(access, nested.resource as TokenResource) || !(field in reduced)) continue;
     const value = reduced[field];
-    reduced[field] = Array.isArray(value) ? value.map((item) => only(key, item)) : only(key, value);
+    reduced[field] = Array.isArray(value) ? value.map((item) => only(nested.key, item)) : only(nested.key, value);
   }
   return reduced;
 }

@@ -19,6 +19,8 @@ export interface ApiResult<T = any> {
   status: number;
   headers: Headers;
   body: T;
+  /** The body as sent, before parsing. */
+  text: string;
 }
 
 export async function call<T = any>(
@@ -39,7 +41,7 @@ export async function call<T = any>(
   if (!handler) throw new Error(`The route has no ${method} export`);
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();
-  const result = { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+  const result = { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null, text };
   assertMatchesContract(method, new URL(request.url).pathname, result.status, result.body);
   withoutRequestId(result);
   return result;
