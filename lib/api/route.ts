@@ -9,13 +9,17 @@ import type { Caller } from "@/lib/auth/caller";
 import { type Permission, requirePermission } from "@/lib/auth/permissions";
 import { collectDeferred, type DeferredTask } from "@/lib/core/deferred";
 import { ApiError, forbidden, notFound } from "@/lib/core/errors";
+import { logError } from "@/lib/core/log";
 import { noteCaller } from "@/lib/core/request-context";
 import { parseInput } from "@/lib/core/validation";
-import { database } from "@/lib/db/client";
+import { type Database, database } from "@/lib/db/client";
 import { databaseFault } from "@/lib/db/faults";
+import { InProcessPositions, type PositionStore, RedisPositions } from "@/lib/db/replica-positions";
+import { readFrom } from "@/lib/db/replicas";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { observeApiRequest } from "@/lib/observability/api-request";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
+import { upstashFromEnv } from "@/lib/ratelimit/upstash";
 import { bearerToken } from "@/lib/tokens";
 import { accessRefusal, eventsRefusal, resourceLabel, TOKEN_RESOURCES, type TokenResource } from "@/lib/tokens/access";
 import { authenticate } from "./authenticate";
@@ -179,8 +183,9 @@ async function attempt(
 ): Promise<Attempt> {
   let rateLimitHeaders: Record<string, string> = {};
   try {
+    let db: Database | undefined;
     const admission = await admitApiRequest(request, rateLimit, async () =>
-      authenticate(await database(), bearerToken(request), request.headers),
+      authenticate((db = await database()), bearerToken(request), request.headers),
     );
     rateLimitHeaders = admission.headers;
     noteCaller(admission.caller);
@@ -189,10 +194,46 @@ async function attempt(
       accessRefusal(admission.caller.tokenAccess, resource, READ_METHODS.has(request.method) ? "read" : "write");
     if (refusal) throw forbidden(refusal);
     assertAcceptsJson(request);
-    return { response: await answer(request, context, admission.caller), rateLimitHeaders };
+    const response = await onReadServer(db!, request, admission.caller, () =>
+      answer(request, context, admission.caller),
+    );
+    return { response, rateLimitHeaders };
   } catch (error) {
     return { error, rateLimitHeaders };
   }
+}
+
+/**
+ * With read replicas (lib/db/replicas.ts): a GET reads from one replica that has the caller's last write, or from the
+ * primary; any other method writes on the primary, after which the caller's reads wait for its WAL position. The
+ * caller is its user: a write through one of a user's tokens (or instances) is seen by reads through the others.
+ */
+async function onReadServer(db: Database, request: Request, caller: Caller, work: () => Promise<Response>) {
+  const replicas = db.replicas;
+  if (!replicas) return work();
+  const key = `${caller.tenant.id}:${caller.user.id}`;
+  if (READ_METHODS.has(request.method)) {
+    const replica = await replicas.choose(key, writePositions());
+    return replica ? readFrom(replica, work) : work();
+  }
+  try {
+    return await work();
+  } finally {
+    // Recorded whatever the answer (a failed write may have written part); a failure here leaves the reads to the
+    // replicas' lag bound, and is logged.
+    await replicas
+      .noteWrite(key, writePositions())
+      .catch((error) => logError("Recording a write's WAL position failed", error));
+  }
+}
+
+let positions: PositionStore | undefined;
+/** Where callers' write positions are kept: Redis, seen by every instance, when configured; else this process. */
+function writePositions(): PositionStore {
+  const upstash = upstashFromEnv();
+  if (upstash) return new RedisPositions(upstash.redis);
+  positions ??= new InProcessPositions();
+  return positions;
 }
 
 function finish({ response, error, rateLimitHeaders }: Attempt): Response {
