@@ -15,7 +15,7 @@ import { parseInput } from "@/lib/core/validation";
 import { type Database, database } from "@/lib/db/client";
 import { databaseFault } from "@/lib/db/faults";
 import { InProcessPositions, type PositionStore, RedisPositions } from "@/lib/db/replica-positions";
-import { readFrom } from "@/lib/db/replicas";
+import { ReplicaRead, readFrom } from "@/lib/db/replicas";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { observeApiRequest } from "@/lib/observability/api-request";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
@@ -214,7 +214,14 @@ async function onReadServer(db: Database, request: Request, caller: Caller, work
   const key = `${caller.tenant.id}:${caller.user.id}`;
   if (READ_METHODS.has(request.method)) {
     const replica = await replicas.choose(key, writePositions());
-    return replica ? readFrom(replica, work) : work();
+    if (!replica) return work();
+    const reads = new ReplicaRead(replica);
+    try {
+      return releasedAfter(await readFrom(reads, work), () => reads.release());
+    } catch (error) {
+      await reads.release();
+      throw error;
+    }
   }
   try {
     return await work();
@@ -225,6 +232,35 @@ async function onReadServer(db: Database, request: Request, caller: Caller, work
       .noteWrite(key, writePositions())
       .catch((error) => logError("Recording a write's WAL position failed", error));
   }
+}
+
+/**
+ * The answer, with `release` run once its body has been sent, or abandoned: a streamed page reads its later rows
+ * while it is sent.
+ */
+function releasedAfter(response: Response, release: () => Promise<void>): Response {
+  if (!response.body) {
+    void release();
+    return response;
+  }
+  const body = response.body.getReader();
+  const sent = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await body.read();
+        if (!done) return controller.enqueue(value);
+        controller.close();
+      } catch (error) {
+        controller.error(error);
+      }
+      await release();
+    },
+    async cancel(reason) {
+      await release();
+      await body.cancel(reason);
+    },
+  });
+  return new Response(sent, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 let positions: PositionStore | undefined;

@@ -106,10 +106,10 @@ async function connect(): Promise<Database> {
       // With replicas, a read goes to the one its request reads from (lib/api/route.ts), if any.
       read: replicas
         ? <Row>({ text, values }: Prisma.Sql, options?: ReadOptions) => {
-            const replica = replicaInUse();
+            const reads = replicaInUse();
             const onPrimary = () => primary.read<Row>(text, values, options?.planEachCall);
-            if (!replica) return onPrimary();
-            return readOnReplica(replica, () => replica.read<Row>(text, values, options?.planEachCall), onPrimary);
+            if (!reads) return onPrimary();
+            return readOnReplica(reads, () => reads.read<Row>(text, values, options?.planEachCall), onPrimary);
           }
         : <Row>({ text, values }: Prisma.Sql, options?: ReadOptions) =>
             primary.read<Row>(text, values, options?.planEachCall),
@@ -158,7 +158,7 @@ function openPool(url: string) {
     const name = statements.statementNameGenerator?.({ sql: text });
     return (await pool.query({ text, values, name })).rows as Row[];
   };
-  return { pool, adapter, read };
+  return { pool, adapter, statements, read };
 }
 
 /** The replicas of DATABASE_REPLICA_URLS, checked in the background, or undefined when there are none. */
@@ -166,11 +166,12 @@ function openReplicas(primary: pg.Pool): ReplicaSet | undefined {
   const urls = replicaUrls();
   if (urls.length === 0) return undefined;
   const servers = urls.map((url): ReplicaServer => {
-    const { pool, adapter, read } = openPool(url);
+    const { pool, adapter, statements } = openPool(url);
     const prisma = new PrismaClient({ adapter });
     return {
       name: serverName(url),
-      read,
+      connect: () => pool.connect(),
+      statementName: (sql) => statements.statementNameGenerator?.({ sql }),
       prisma,
       query: async <Row>(text: string, values?: unknown[]) => (await pool.query(text, values)).rows as Row[],
       close: () => prisma.$disconnect(),

@@ -15,8 +15,10 @@ import type { PositionStore } from "./replica-positions";
 export interface ReplicaServer {
   /** `host:port/database`: how /api/health names it; never its credentials. */
   name: string;
-  /** A statement sent to the driver itself (Database.read) on this replica's pool. */
-  read<Row>(text: string, values: unknown[], planEachCall?: boolean): Promise<Row[]>;
+  /** A connection of this replica's pool, for one request's reads (ReplicaRead). */
+  connect(): Promise<SessionClient>;
+  /** The name a statement is prepared under on this replica (none behind a transaction-mode pooler). */
+  statementName(text: string): string | undefined;
   /** Prisma on this replica's pool, for the reads made through caller.db. */
   prisma: PrismaClient;
   /** Runs one statement outside any request (the health checks). */
@@ -25,6 +27,78 @@ export interface ReplicaServer {
   /** Set by its ReplicaSet: a read met a fault of the replica (down, cut off), which is then left out. */
   onFault?: () => void;
 }
+
+/** What a request's reads need of a pooled connection (pg's PoolClient). */
+export interface SessionClient {
+  query(query: string | { text: string; values?: unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
+  release(destroy?: boolean): void;
+}
+
+/**
+ * One request's reads on one replica, in one snapshot: its statements sent to the driver run on one connection, in
+ * one REPEATABLE READ READ ONLY transaction begun by the first of them, so that a page, its total and the later
+ * chunks of a streamed page see the same replayed state (queued one after another on that connection). Ended by
+ * release(), once the answer is sent (lib/api/route.ts); an answer abandoned without that is ended by the server
+ * (idle_in_transaction_session_timeout). Reads made through Prisma (caller.db) go to the same replica, each on its
+ * own.
+ */
+export class ReplicaRead {
+  private session: Promise<SessionClient> | undefined;
+  private ended = false;
+
+  constructor(readonly replica: ReplicaServer) {}
+
+  async read<Row>(text: string, values: unknown[], planEachCall?: boolean): Promise<Row[]> {
+    if (this.ended) throw new Error("This request's replica reads have ended");
+    const client = await (this.session ??= this.begin());
+    try {
+      if (!planEachCall) {
+        return (await client.query({ text, values, name: this.replica.statementName(text) })).rows as Row[];
+      }
+      // Planned for this call's values with in-memory costs (lib/db/client.ts, ReadOptions), then the
+      // transaction's own setting again: rolling back to the savepoint undoes SET LOCAL, not the snapshot.
+      await client.query("SAVEPOINT plan_each_call; SET LOCAL random_page_cost = 1.1");
+      const { rows } = await client.query({ text, values });
+      await client.query("ROLLBACK TO SAVEPOINT plan_each_call");
+      return rows as Row[];
+    } catch (error) {
+      // A failed statement aborts the transaction: the request's later reads go to the primary.
+      this.ended = true;
+      throw error;
+    }
+  }
+
+  private async begin(): Promise<SessionClient> {
+    const client = await this.replica.connect();
+    try {
+      await client.query(
+        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL idle_in_transaction_session_timeout = ${IDLE_TIMEOUT_MS}`,
+      );
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+    return client;
+  }
+
+  /** Ends the transaction and returns the connection to its pool (after the reads queued on it). */
+  async release(): Promise<void> {
+    this.ended = true;
+    const session = this.session;
+    this.session = undefined;
+    if (!session) return;
+    const client = await session.catch(() => undefined);
+    if (!client) return;
+    const committed = await client.query("COMMIT").then(
+      () => true,
+      () => false,
+    );
+    client.release(!committed);
+  }
+}
+
+/** How long a request's replica transaction may sit idle before the server ends it: a bound, never reached normally. */
+const IDLE_TIMEOUT_MS = 60_000;
 
 /** What the last check found of a replica. */
 interface ReplicaState {
@@ -72,24 +146,24 @@ export function lsn(text: string): bigint {
 export const lsnText = (position: bigint) =>
   `${(position >> 32n).toString(16).toUpperCase()}/${(position & 0xffffffffn).toString(16).toUpperCase()}`;
 
-// The replica a request reads from, wherever in its work a statement is sent. On globalThis, like the request
+// The replica reads of the request, wherever in its work a statement is sent. On globalThis, like the request
 // context: the built server may load this module once per bundle.
-const readingFrom = ((globalThis as { __cjtReadingFrom?: AsyncLocalStorage<ReplicaServer> }).__cjtReadingFrom ??=
-  new AsyncLocalStorage<ReplicaServer>());
+const readingFrom = ((globalThis as { __cjtReadingFrom?: AsyncLocalStorage<ReplicaRead> }).__cjtReadingFrom ??=
+  new AsyncLocalStorage<ReplicaRead>());
 
-/** The replica this request reads from, if any. */
-export const replicaInUse = (): ReplicaServer | undefined => readingFrom.getStore();
+/** This request's reads on a replica, if it reads from one. */
+export const replicaInUse = (): ReplicaRead | undefined => readingFrom.getStore();
 
-/** Runs work whose reads go to `replica`. */
-export const readFrom = <T>(replica: ReplicaServer, work: () => T): T => readingFrom.run(replica, work);
+/** Runs work whose reads go to a replica. */
+export const readFrom = <T>(reads: ReplicaRead, work: () => T): T => readingFrom.run(reads, work);
 
 /**
  * The server this request reads from, kept for work that runs later (the chunks of a streamed page are read while
- * the answer is written): every chunk of one page comes from the server its first rows came from.
+ * the answer is written): every chunk of one page comes from where its first rows came from, in the same snapshot.
  */
 export function onSameServer(): <T>(work: () => T) => T {
-  const replica = replicaInUse();
-  return replica ? (work) => readFrom(replica, work) : (work) => work();
+  const reads = replicaInUse();
+  return reads ? (work) => readFrom(reads, work) : (work) => work();
 }
 
 export class ReplicaSet {
@@ -148,14 +222,17 @@ export class ReplicaSet {
   private async checkReplica(replica: ReplicaServer) {
     const state = this.states.get(replica)!;
     try {
-      // A server not in recovery (a replica URL that names the primary itself) has replayed all it wrote.
-      const [row] = await replica.query<{ position: string }>(
-        "SELECT (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_insert_lsn() END)::text AS position",
-      );
-      this.noteReplayed(replica, lsn(row.position));
+      await this.askReplayed(replica);
     } catch {
       state.reachable = false;
     }
+  }
+
+  /** The replica's replay position, asked of it now. */
+  private async askReplayed(replica: ReplicaServer) {
+    // A server not in recovery (a replica URL that names the primary itself) has replayed all it wrote.
+    const [row] = await replica.query<{ position: string }>(REPLAYED);
+    this.noteReplayed(replica, lsn(row.position));
   }
 
   private noteReplayed(replica: ReplicaServer, replayed: bigint) {
@@ -193,8 +270,7 @@ export class ReplicaSet {
     if (current.length > 0) return pick(current);
     const asked = pick(usable);
     try {
-      const [row] = await asked.query<{ position: string }>("SELECT pg_last_wal_replay_lsn()::text AS position");
-      if (row.position !== null) this.noteReplayed(asked, lsn(row.position));
+      await this.askReplayed(asked);
     } catch {
       this.failed(asked);
     }
@@ -234,6 +310,9 @@ export class ReplicaSet {
   }
 }
 
+const REPLAYED =
+  "SELECT (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_insert_lsn() END)::text AS position";
+
 const pick = <T>(from: T[]): T => from[Math.floor(Math.random() * from.length)];
 
 /**
@@ -242,14 +321,15 @@ const pick = <T>(from: T[]): T => from[Math.floor(Math.random() * from.length)];
  * standby's statement) is simply read again from the primary, where a mistake in the statement fails as well.
  */
 export async function readOnReplica<T>(
-  replica: ReplicaServer,
+  reads: ReplicaRead,
   read: () => Promise<T>,
   onPrimary: () => Promise<T>,
 ): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    if (databaseFault(error) && databaseFault(error) !== "statement-timeout") replica.onFault?.();
+    const fault = databaseFault(error);
+    if (fault === "unreachable" || fault === "connection-lost") reads.replica.onFault?.();
     return onPrimary();
   }
 }
@@ -258,7 +338,7 @@ export async function readOnReplica<T>(
 const delegate = (model: string) => model[0].toLowerCase() + model.slice(1);
 
 /** A read through caller.db (lib/db/tenant.ts), its arguments already scoped to the tenant, on the replica's Prisma. */
-export function replicaModelRead(replica: ReplicaServer, model: string, operation: string, args: unknown) {
-  const models = replica.prisma as unknown as Record<string, Record<string, (args: unknown) => Promise<unknown>>>;
+export function replicaModelRead(reads: ReplicaRead, model: string, operation: string, args: unknown) {
+  const models = reads.replica.prisma as unknown as Record<string, Record<string, (args: unknown) => Promise<unknown>>>;
   return models[delegate(model)][operation](args);
 }

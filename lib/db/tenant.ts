@@ -69,11 +69,11 @@ function scopedTo(client: PrismaClient, tenantId: number) {
           if (UNSCOPED_MODELS.has(model)) return query(args);
           const scoped = scopeArgs(model, operation, args as Args, tenantId) as typeof args;
           // In a request that reads from a replica (lib/api/route.ts: GET), its reads go there; writes never do.
-          const replica = READS.has(operation) ? replicaInUse() : undefined;
-          if (!replica) return query(scoped);
+          const reads = READS.has(operation) ? replicaInUse() : undefined;
+          if (!reads) return query(scoped);
           return readOnReplica(
-            replica,
-            () => replicaModelRead(replica, model, operation, scoped),
+            reads,
+            () => replicaModelRead(reads, model, operation, scoped),
             () => query(scoped),
           );
         },

@@ -34,7 +34,7 @@ async function replicaStatements(): Promise<number> {
   const { rows } = await standby.query(
     `SELECT COALESCE(sum(calls), 0)::int AS calls FROM pg_stat_statements
      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-       AND query NOT LIKE '%wal_replay_lsn%' AND query NOT LIKE '%pg_stat_statements%'`,
+       AND query NOT LIKE '%pg_is_in_recovery%' AND query NOT LIKE '%pg_stat_statements%'`,
   );
   return rows[0].calls;
 }
