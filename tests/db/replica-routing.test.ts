@@ -6,7 +6,7 @@ import { Redis } from "@upstash/redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as healthGET } from "@/app/api/health/route";
 import * as clientsRoute from "@/app/api/v1/clients/route";
-import { closeDatabase, database, prisma } from "@/lib/db/client";
+import { closeDatabase, database } from "@/lib/db/client";
 import { InProcessPositions, type PositionStore, RedisPositions } from "@/lib/db/replica-positions";
 import { lsn, lsnText, ReplicaRead, type ReplicaServer, ReplicaSet, readFrom, serverName } from "@/lib/db/replicas";
 import { Prisma } from "@/lib/generated/prisma/client";
