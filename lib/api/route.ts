@@ -25,6 +25,7 @@ import { accessRefusal, eventsRefusal, resourceLabel, TOKEN_RESOURCES, type Toke
 import { authenticate } from "./authenticate";
 import { errorResponse } from "./error-response";
 import { idempotent } from "./idempotency";
+import { answerDeadlineMs } from "./in-flight";
 import { queryObject, readJsonObject } from "./request";
 import { faultAnswer } from "./unavailable";
 
@@ -217,7 +218,12 @@ async function onReadServer(db: Database, request: Request, caller: Caller, work
     if (!replica) return work();
     const reads = new ReplicaRead(replica);
     try {
-      return releasedAfter(await readFrom(reads, work), () => reads.release());
+      const response = await readFrom(reads, work);
+      if (!reads.readsLater) {
+        await reads.release();
+        return response;
+      }
+      return releasedAfter(response, () => reads.release());
     } catch (error) {
       await reads.release();
       throw error;
@@ -243,6 +249,8 @@ function releasedAfter(response: Response, release: () => Promise<void>): Respon
     void release();
     return response;
   }
+  // A body nobody reads nor cancels would hold the connection: released after the longest an answer may take.
+  setTimeout(() => void release(), answerDeadlineMs() + 1_000).unref();
   const body = response.body.getReader();
   const sent = new ReadableStream<Uint8Array>({
     async pull(controller) {

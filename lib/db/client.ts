@@ -167,6 +167,9 @@ function openReplicas(primary: pg.Pool): ReplicaSet | undefined {
   if (urls.length === 0) return undefined;
   const servers = urls.map((url): ReplicaServer => {
     const { pool, adapter, statements } = openPool(url);
+    // A request's reads hold a connection while its answer is sent (ReplicaRead): should the replica stop meanwhile,
+    // the break is met by the next statement or the COMMIT, not thrown as an unlistened 'error' that ends the process.
+    pool.on("connect", (client) => client.on("error", () => {}));
     const prisma = new PrismaClient({ adapter });
     return {
       name: serverName(url),

@@ -45,6 +45,8 @@ export interface SessionClient {
 export class ReplicaRead {
   private session: Promise<SessionClient> | undefined;
   private ended = false;
+  /** Whether reads may come after the handler has answered (a streamed page's later chunks: onSameServer). */
+  readsLater = false;
 
   constructor(readonly replica: ReplicaServer) {}
 
@@ -163,7 +165,9 @@ export const readFrom = <T>(reads: ReplicaRead, work: () => T): T => readingFrom
  */
 export function onSameServer(): <T>(work: () => T) => T {
   const reads = replicaInUse();
-  return reads ? (work) => readFrom(reads, work) : (work) => work();
+  if (!reads) return (work) => work();
+  reads.readsLater = true;
+  return (work) => readFrom(reads, work);
 }
 
 export class ReplicaSet {

@@ -252,5 +252,18 @@ describe.skipIf(!process.env.DATABASE_URL)("one request's reads on a replica", (
     // The page's statement and its four later chunks of 200, all through the request's one ReplicaRead.
     expect(reads.mock.calls.length).toBeGreaterThanOrEqual(5);
     expect(new Set(reads.mock.contexts).size).toBe(1);
+    // A short page and a search too; then no request's transaction is left open on the replica.
+    for (const query of ["per_page=20", "search=streamed"]) {
+      const short = await clientsRoute.GET!(
+        new Request(`http://localhost/api/v1/clients?${query}`, { headers: { Authorization: `Bearer ${token}` } }),
+        { params: Promise.resolve({}) },
+      );
+      expect(short.status).toBe(200);
+      await short.text();
+    }
+    const [{ open }] = await db.prisma.$queryRaw<{ open: number }[]>`
+      SELECT count(*)::int AS open FROM pg_stat_activity
+      WHERE datname = current_database() AND state LIKE 'idle in transaction%'`;
+    expect(open).toBe(0);
   });
 });
