@@ -22,7 +22,7 @@ import { databaseUrlFor } from "../support/postgres";
 
 const replicaBase = process.env.CJT_REPLICA_URL;
 const standbyDir = process.env.CJT_REPLICA_DIR;
-const MAX_LAG_MS = 3_000;
+const MAX_LAG_MS = 5_000;
 
 let standby: pg.Client;
 let owner: string;
@@ -113,6 +113,7 @@ describe.skipIf(!replicaBase || !process.env.DATABASE_URL)("read replicas (a rea
   afterAll(async () => {
     await standby?.query("SELECT pg_wal_replay_resume()").catch(() => undefined);
     await standby?.end();
+    await closeDatabase(); // the database with its replica, before its settings go
     delete process.env.DATABASE_REPLICA_URLS;
   });
 
@@ -219,7 +220,10 @@ describe.skipIf(!replicaBase || !process.env.DATABASE_URL)("read replicas (a rea
       await standby.query("SELECT pg_wal_replay_resume()");
     }
     await caughtUp();
-    expect((await health()).body.replicas[0]).toMatchObject({ reachable: true, in_use: true, lag_bytes: 0 });
+    // In use again (its lag in bytes need not be 0: the cluster's other databases write WAL too).
+    const [after] = (await health()).body.replicas;
+    expect(after).toMatchObject({ reachable: true, in_use: true });
+    expect(after.lag_seconds).toBeLessThanOrEqual(MAX_LAG_MS / 1000);
   });
 
   it.skipIf(!standbyDir)(
