@@ -227,8 +227,9 @@ export class ReplicaSet {
     const state = this.states.get(replica)!;
     try {
       await this.askReplayed(replica);
-    } catch {
-      state.reachable = false;
+    } catch (error) {
+      // Every connection of its pool held by requests reading from it is no news of the replica itself.
+      if (databaseFault(error) !== "busy") state.reachable = false;
     }
   }
 
