@@ -9,18 +9,23 @@ import type { Caller } from "@/lib/auth/caller";
 import { type Permission, requirePermission } from "@/lib/auth/permissions";
 import { collectDeferred, type DeferredTask } from "@/lib/core/deferred";
 import { ApiError, forbidden, notFound } from "@/lib/core/errors";
+import { logError } from "@/lib/core/log";
 import { noteCaller } from "@/lib/core/request-context";
 import { parseInput } from "@/lib/core/validation";
-import { database } from "@/lib/db/client";
+import { type Database, database } from "@/lib/db/client";
 import { databaseFault } from "@/lib/db/faults";
+import { InProcessPositions, type PositionStore, RedisPositions } from "@/lib/db/replica-positions";
+import { ReplicaRead, readFrom } from "@/lib/db/replicas";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { observeApiRequest } from "@/lib/observability/api-request";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
+import { upstashFromEnv } from "@/lib/ratelimit/upstash";
 import { bearerToken } from "@/lib/tokens";
 import { accessRefusal, eventsRefusal, resourceLabel, TOKEN_RESOURCES, type TokenResource } from "@/lib/tokens/access";
 import { authenticate } from "./authenticate";
 import { errorResponse } from "./error-response";
 import { idempotent } from "./idempotency";
+import { answerDeadlineMs } from "./in-flight";
 import { queryObject, readJsonObject } from "./request";
 import { faultAnswer } from "./unavailable";
 
@@ -181,8 +186,9 @@ async function attempt(
 ): Promise<Attempt> {
   let rateLimitHeaders: Record<string, string> = {};
   try {
+    let db: Database | undefined;
     const admission = await admitApiRequest(request, rateLimit, async () =>
-      authenticate(await database(), bearerToken(request), request.headers),
+      authenticate((db = await database()), bearerToken(request), request.headers),
     );
     rateLimitHeaders = admission.headers;
     noteCaller(admission.caller);
@@ -191,10 +197,89 @@ async function attempt(
       accessRefusal(admission.caller.tokenAccess, resource, READ_METHODS.has(request.method) ? "read" : "write");
     if (refusal) throw forbidden(refusal);
     assertAcceptsJson(request);
-    return { response: await answer(request, context, admission.caller), rateLimitHeaders };
+    const response = await onReadServer(db!, request, admission.caller, () =>
+      answer(request, context, admission.caller),
+    );
+    return { response, rateLimitHeaders };
   } catch (error) {
     return { error, rateLimitHeaders };
   }
+}
+
+/**
+ * With read replicas (lib/db/replicas.ts): a GET reads from one replica that has the caller's last write, or from the
+ * primary; any other method writes on the primary, after which the caller's reads wait for its WAL position. The
+ * caller is its user: a write through one of a user's tokens (or instances) is seen by reads through the others.
+ */
+async function onReadServer(db: Database, request: Request, caller: Caller, work: () => Promise<Response>) {
+  const replicas = db.replicas;
+  if (!replicas) return work();
+  const key = `${caller.tenant.id}:${caller.user.id}`;
+  if (READ_METHODS.has(request.method)) {
+    const replica = await replicas.choose(key, writePositions());
+    if (!replica) return work();
+    const reads = new ReplicaRead(replica);
+    try {
+      const response = await readFrom(reads, work);
+      if (!reads.readsLater) {
+        await reads.release();
+        return response;
+      }
+      return releasedAfter(response, () => reads.release());
+    } catch (error) {
+      await reads.release();
+      throw error;
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    // Recorded whatever the answer (a failed write may have written part); a failure here leaves the reads to the
+    // replicas' lag bound, and is logged.
+    await replicas
+      .noteWrite(key, writePositions())
+      .catch((error) => logError("Recording a write's WAL position failed", error));
+  }
+}
+
+/**
+ * The answer, with `release` run once its body has been sent, or abandoned: a streamed page reads its later rows
+ * while it is sent.
+ */
+function releasedAfter(response: Response, release: () => Promise<void>): Response {
+  if (!response.body) {
+    void release();
+    return response;
+  }
+  // A body nobody reads nor cancels would hold the connection: released after the longest an answer may take.
+  setTimeout(() => void release(), answerDeadlineMs() + 1_000).unref();
+  const body = response.body.getReader();
+  const sent = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await body.read();
+        if (!done) return controller.enqueue(value);
+        controller.close();
+      } catch (error) {
+        controller.error(error);
+      }
+      await release();
+    },
+    async cancel(reason) {
+      await release();
+      await body.cancel(reason);
+    },
+  });
+  return new Response(sent, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+let positions: PositionStore | undefined;
+/** Where callers' write positions are kept: Redis, seen by every instance, when configured; else this process. */
+function writePositions(): PositionStore {
+  const upstash = upstashFromEnv();
+  if (upstash) return new RedisPositions(upstash.redis);
+  positions ??= new InProcessPositions();
+  return positions;
 }
 
 function finish({ response, error, rateLimitHeaders }: Attempt): Response {

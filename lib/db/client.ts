@@ -10,6 +10,7 @@ import { timedStatement } from "@/lib/core/request-context";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "./migrations";
 import { embeddedDatabaseReady, openPGlite, pgliteDataDir } from "./pglite";
+import { type ReplicaServer, ReplicaSet, readOnReplica, replicaInUse, replicaUrls, serverName } from "./replicas";
 
 export interface Database {
   prisma: PrismaClient;
@@ -22,6 +23,8 @@ export interface Database {
    * numbers and arrays need no mapping. Prisma's $queryRaw costs about 0.1 ms more CPU per statement.
    */
   read<Row>(statement: Prisma.Sql, options?: ReadOptions): Promise<Row[]>;
+  /** The read replicas (DATABASE_REPLICA_URLS), if any: lib/db/replicas.ts. */
+  replicas?: ReplicaSet;
   close(): Promise<void>;
 }
 
@@ -44,7 +47,8 @@ const PLAN_EACH_CALL = "SET TRANSACTION READ ONLY; SET LOCAL random_page_cost = 
 const open = ((globalThis as { __cjtDatabases?: Map<string, Promise<Database>> }).__cjtDatabases ??= new Map());
 
 export function databaseTarget() {
-  return process.env.DATABASE_URL ? `postgres:${process.env.DATABASE_URL}` : `pglite:${pgliteDataDir()}`;
+  if (!process.env.DATABASE_URL) return `pglite:${pgliteDataDir()}`;
+  return `postgres:${process.env.DATABASE_URL} ${replicaUrls().join(",")}`;
 }
 
 /**
@@ -93,23 +97,27 @@ export async function closeDatabase() {
 async function connect(): Promise<Database> {
   const url = process.env.DATABASE_URL;
   if (url) {
-    // One pool for Prisma and for the reads sent to the driver, which name their statements as Prisma does.
-    const pool = new pg.Pool(poolConfig(url));
-    // An idle connection that breaks (a restart, a cut) leaves the pool, which opens another when next asked; the
-    // statement that meets the fault reports it (lib/db/faults.ts). Unlistened, the pool's 'error' would end the process.
-    pool.on("error", () => {});
-    const statements = statementOptions(url);
-    const adapter = new PrismaPg(pool, { ...statements, disposeExternalPool: true });
-    const client = new PrismaClient({ adapter, transactionOptions: transactionWaits() });
+    const primary = openPool(url);
+    const client = new PrismaClient({ adapter: primary.adapter, transactionOptions: transactionWaits() });
+    const replicas = openReplicas(primary.pool);
     return {
       prisma: client,
       kind: "postgres",
-      read: async <Row>({ text, values }: Prisma.Sql, options?: ReadOptions) => {
-        if (options?.planEachCall) return readPlannedEachCall<Row>(pool, text, values);
-        const name = statements.statementNameGenerator?.({ sql: text });
-        return (await pool.query({ text, values, name })).rows as Row[];
+      // With replicas, a read goes to the one its request reads from (lib/api/route.ts), if any.
+      read: replicas
+        ? <Row>({ text, values }: Prisma.Sql, options?: ReadOptions) => {
+            const reads = replicaInUse();
+            const onPrimary = () => primary.read<Row>(text, values, options?.planEachCall);
+            if (!reads) return onPrimary();
+            return readOnReplica(reads, () => reads.read<Row>(text, values, options?.planEachCall), onPrimary);
+          }
+        : <Row>({ text, values }: Prisma.Sql, options?: ReadOptions) =>
+            primary.read<Row>(text, values, options?.planEachCall),
+      replicas,
+      close: async () => {
+        await replicas?.close();
+        await client.$disconnect();
       },
-      close: () => client.$disconnect(),
     };
   }
   assertDatabaseConfigured();
@@ -134,6 +142,50 @@ async function connect(): Promise<Database> {
       await pglite.close();
     },
   };
+}
+
+/** A pool on one server (the primary or a replica), its Prisma adapter, and its reads sent to the driver itself. */
+function openPool(url: string) {
+  // One pool for Prisma and for the reads sent to the driver, which name their statements as Prisma does.
+  const pool = new pg.Pool(poolConfig(url));
+  // An idle connection that breaks (a restart, a cut) leaves the pool, which opens another when next asked; the
+  // statement that meets the fault reports it (lib/db/faults.ts). Unlistened, the pool's 'error' would end the process.
+  pool.on("error", () => {});
+  const statements = statementOptions(url);
+  const adapter = new PrismaPg(pool, { ...statements, disposeExternalPool: true });
+  const read = async <Row>(text: string, values: unknown[], planEachCall?: boolean) => {
+    if (planEachCall) return readPlannedEachCall<Row>(pool, text, values);
+    const name = statements.statementNameGenerator?.({ sql: text });
+    return (await pool.query({ text, values, name })).rows as Row[];
+  };
+  return { pool, adapter, statements, read };
+}
+
+/** The replicas of DATABASE_REPLICA_URLS, checked in the background, or undefined when there are none. */
+function openReplicas(primary: pg.Pool): ReplicaSet | undefined {
+  const urls = replicaUrls();
+  if (urls.length === 0) return undefined;
+  const servers = urls.map((url): ReplicaServer => {
+    const { pool, adapter, statements } = openPool(url);
+    // A request's reads hold a connection while its answer is sent (ReplicaRead): should the replica stop meanwhile,
+    // the break is met by the next statement or the COMMIT, not thrown as an unlistened 'error' that ends the process.
+    pool.on("connect", (client) => client.on("error", () => {}));
+    const prisma = new PrismaClient({ adapter });
+    return {
+      name: serverName(url),
+      connect: () => pool.connect(),
+      statementName: (sql) => statements.statementNameGenerator?.({ sql }),
+      prisma,
+      query: async <Row>(text: string, values?: unknown[]) => (await pool.query(text, values)).rows as Row[],
+      close: () => prisma.$disconnect(),
+    };
+  });
+  const set = new ReplicaSet(servers, async () => {
+    const { rows } = await primary.query("SELECT pg_current_wal_insert_lsn()::text AS position");
+    return rows[0].position as string;
+  });
+  set.start();
+  return set;
 }
 
 /**

@@ -3,6 +3,7 @@
 // Relations between tenant tables are composite foreign keys that include tenant_id, so includes and nested
 // writes cannot cross tenants either. Raw SQL is the one way around this: it must take the tenant explicitly.
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { readOnReplica, replicaInUse, replicaModelRead } from "./replicas";
 
 const UNSCOPED_MODELS = new Set(["Country"]); // shared reference data
 
@@ -21,6 +22,18 @@ const FILTERED = new Set([
   "delete",
   "deleteMany",
   "upsert",
+]);
+
+/** The operations that only read: those a replica may answer. */
+const READS = new Set([
+  "findUnique",
+  "findUniqueOrThrow",
+  "findFirst",
+  "findFirstOrThrow",
+  "findMany",
+  "count",
+  "aggregate",
+  "groupBy",
 ]);
 
 type Args = Record<string, unknown> & { where?: object; data?: unknown; create?: object; update?: object };
@@ -54,7 +67,15 @@ function scopedTo(client: PrismaClient, tenantId: number) {
       $allModels: {
         $allOperations({ model, operation, args, query }) {
           if (UNSCOPED_MODELS.has(model)) return query(args);
-          return query(scopeArgs(model, operation, args as Args, tenantId) as typeof args);
+          const scoped = scopeArgs(model, operation, args as Args, tenantId) as typeof args;
+          // In a request that reads from a replica (lib/api/route.ts: GET), its reads go there; writes never do.
+          const reads = READS.has(operation) ? replicaInUse() : undefined;
+          if (!reads) return query(scoped);
+          return readOnReplica(
+            reads,
+            () => replicaModelRead(reads, model, operation, scoped),
+            () => query(scoped),
+          );
         },
       },
     },

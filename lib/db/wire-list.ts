@@ -10,6 +10,7 @@ import type { Direction } from "@/lib/core/validation";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { readRows } from "./client";
 import { jsonArray, type WireObject, type WireTable, wireRows } from "./json-rows";
+import { onSameServer } from "./replicas";
 import type { TenantScope } from "./tenant";
 
 /** The SQL type of a key: how a cursor's position is read back (CAST) and written (lib/db/keyset.ts). */
@@ -117,6 +118,7 @@ const READ_AHEAD = 2;
 function pageRows(scope: TenantScope, list: WireList, { json, rest }: FirstRows<unknown>) {
   if (!rest) return { json };
   const ids = rest;
+  const sameServer = onSameServer(); // every chunk from the server the first rows came from
   return {
     json,
     async *more() {
@@ -125,7 +127,7 @@ function pageRows(scope: TenantScope, list: WireList, { json, rest }: FirstRows<
       const readAhead = () => {
         for (; pending.length < READ_AHEAD && next < ids.length; next += STREAMED_ROWS) {
           const chunk = ids.slice(next, next + STREAMED_ROWS).map((id) => ({ id }));
-          const rows = wireRows(scope, list.table, chunk, list.object);
+          const rows = sameServer(() => wireRows(scope, list.table, chunk, list.object));
           // Its failure is met when its turn comes (or never, if the caller has gone): not an unhandled rejection.
           rows.catch(() => undefined);
           pending.push(rows);

@@ -4,6 +4,7 @@
 
 import { logError } from "@/lib/core/log";
 import { type Database, database } from "@/lib/db/client";
+import { type ReplicaHealth, replicaUrls, serverName } from "@/lib/db/replicas";
 import expectedMigrations from "@/lib/generated/migrations.json";
 import { upstashFromEnv } from "@/lib/ratelimit/upstash";
 
@@ -17,6 +18,11 @@ export interface HealthReport {
     migrations?: { up_to_date: boolean; applied: number; pending: string[] };
   };
   rate_limit: { store: "upstash" | "memory"; reachable: boolean };
+  /**
+   * Each read replica (DATABASE_REPLICA_URLS), checked now: named by host, port and database only. One that is
+   * unreachable or lags past the bound is not in use (the primary answers its reads): reported, not a 503.
+   */
+  replicas?: ReplicaHealth[];
 }
 
 function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
@@ -32,6 +38,24 @@ function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
 
 /** The cause goes to the server log only: the endpoint is public, and messages can name internal hosts. */
 const logFailure = (what: string, error: unknown) => logError(`Health check: ${what} failed`, error);
+
+/** The replicas as checked now, or nothing when none is configured (or the primary is not open). */
+async function checkReplicas(): Promise<ReplicaHealth[] | undefined> {
+  if (replicaUrls().length === 0) return undefined;
+  try {
+    const db = await withTimeout(database(), "The database");
+    return db.replicas && (await withTimeout(db.replicas.health(), "The replicas"));
+  } catch (error) {
+    logFailure("the replicas", error);
+    return replicaUrls().map((url) => ({
+      server: serverName(url),
+      reachable: false,
+      lag_seconds: null,
+      lag_bytes: null,
+      in_use: false,
+    }));
+  }
+}
 
 async function checkDatabase(): Promise<HealthReport["database"]> {
   const kind = process.env.DATABASE_URL ? "postgres" : "pglite";
@@ -70,7 +94,12 @@ async function checkRateLimitStore(): Promise<HealthReport["rate_limit"]> {
 }
 
 export async function healthReport(): Promise<HealthReport> {
-  const [db, rateLimit] = await Promise.all([checkDatabase(), checkRateLimitStore()]);
+  const [db, rateLimit, replicas] = await Promise.all([checkDatabase(), checkRateLimitStore(), checkReplicas()]);
   const healthy = db.reachable && db.migrations?.up_to_date === true;
-  return { status: healthy ? "ok" : "unavailable", database: db, rate_limit: rateLimit };
+  return {
+    status: healthy ? "ok" : "unavailable",
+    database: db,
+    rate_limit: rateLimit,
+    ...(replicas ? { replicas } : {}),
+  };
 }

@@ -11,9 +11,11 @@ import { DEMO_PASSWORD } from "@/lib/demo/seed";
 import { createApiToken, revokeApiToken } from "@/lib/tokens";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
 import { built } from "../support/built-server";
+import { databaseUrlFor } from "../support/postgres";
 import { startReceiver } from "../support/webhook-receiver";
 
-const PORTS = [4601, 4602] as const;
+// CI's ports; CJT_SCALE_PORTS=a,b runs the suite beside another run of it.
+const PORTS = (process.env.CJT_SCALE_PORTS?.split(",").map(Number) ?? [4601, 4602]) as [number, number];
 const PER_TOKEN_PER_MINUTE = 12;
 const CRON_SECRET = `scale-cron-${randomUUID()}`;
 const enabled = process.env.CJT_SCALE_TESTS === "1" && Boolean(process.env.DATABASE_URL) && built;
@@ -65,6 +67,12 @@ async function startInstance(port: number, env: Record<string, string>) {
   }
 }
 
+/** The standby's URL of this file's database, when a standby is given. */
+const replicaUrl = () =>
+  process.env.CJT_REPLICA_URL
+    ? databaseUrlFor(process.env.CJT_REPLICA_URL, new URL(process.env.DATABASE_URL!).pathname.slice(1))
+    : undefined;
+
 /** A new token of a demo user: each test counts its own requests. */
 async function tokenOf(email: string, name = `scale ${randomUUID()}`) {
   const client = await prisma();
@@ -110,6 +118,8 @@ beforeAll(async () => {
     // Deployment settings every instance shares.
     CURSOR_SECRET: `scale-${randomUUID()}`,
     NEXTAUTH_SECRET: `scale-${randomUUID()}`,
+    // With a hot standby (CJT_REPLICA_URL: .ci/standby), both read from it: this database is on it too.
+    ...(replicaUrl() ? { DATABASE_REPLICA_URLS: replicaUrl()! } : {}),
   };
   await Promise.all(PORTS.map((port) => startInstance(port, env)));
 }, 120_000);
@@ -167,6 +177,40 @@ describe.runIf(enabled)("two instances on one database and one Redis", () => {
     const seen = new Set(first.body.data.map((c: { uuid: string }) => c.uuid));
     for (const client of next.body.data) expect(seen.has(client.uuid)).toBe(false);
   });
+
+  it.runIf(process.env.CJT_REPLICA_URL)(
+    "read back on one instance a write made on the other, while the replica has not replayed it",
+    async () => {
+      const writer = await tokenOf("owner@acme.test");
+      const reader = await tokenOf("admin@acme.test");
+      const replicaInUse = async (port: number) =>
+        (await send(port, "GET", "/api/health")).body.replicas?.[0]?.in_use === true;
+      for (let i = 0; !((await replicaInUse(a)) && (await replicaInUse(b))); i++) {
+        if (i > 200) throw new Error("The instances never put the replica in use");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const standby = new pg.Client({ connectionString: replicaUrl() });
+      await standby.connect();
+      await standby.query("SELECT pg_wal_replay_pause()");
+      try {
+        const created = await send(a, "POST", "/api/v1/clients", {
+          token: writer.token,
+          body: { name: `Scale sticky ${randomUUID()}` },
+        });
+        expect(created.status).toBe(201);
+        const path = `/api/v1/clients/${created.body.uuid}`;
+        // The writer's position is in Redis: the other instance reads it from the primary.
+        const read = await send(b, "GET", path, { token: writer.token });
+        expect(read.status).toBe(200);
+        expect(read.body.name).toBe(created.body.name);
+        // Another caller on it reads the replica, which has not replayed the write yet.
+        expect((await send(b, "GET", path, { token: reader.token })).status).toBe(404);
+      } finally {
+        await standby.query("SELECT pg_wal_replay_resume()");
+        await standby.end();
+      }
+    },
+  );
 
   it("answer 409 on one while the other still runs a request with the same Idempotency-Key, and write once", async () => {
     const { token } = await tokenOf("owner@acme.test");
