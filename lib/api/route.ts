@@ -25,7 +25,6 @@ import { accessRefusal, eventsRefusal, resourceLabel, TOKEN_RESOURCES, type Toke
 import { authenticate } from "./authenticate";
 import { errorResponse } from "./error-response";
 import { idempotent } from "./idempotency";
-import { answerDeadlineMs } from "./in-flight";
 import { queryObject, readJsonObject } from "./request";
 import { faultAnswer } from "./unavailable";
 
@@ -220,15 +219,9 @@ async function onReadServer(db: Database, request: Request, caller: Caller, work
     if (!replica) return work();
     const reads = new ReplicaRead(replica);
     try {
-      const response = await readFrom(reads, work);
-      if (!reads.readsLater) {
-        await reads.release();
-        return response;
-      }
-      return releasedAfter(response, () => reads.release());
-    } catch (error) {
+      return await readFrom(reads, work);
+    } finally {
       await reads.release();
-      throw error;
     }
   }
   try {
@@ -240,37 +233,6 @@ async function onReadServer(db: Database, request: Request, caller: Caller, work
       .noteWrite(key, writePositions())
       .catch((error) => logError("Recording a write's WAL position failed", error));
   }
-}
-
-/**
- * The answer, with `release` run once its body has been sent, or abandoned: a streamed page reads its later rows
- * while it is sent.
- */
-function releasedAfter(response: Response, release: () => Promise<void>): Response {
-  if (!response.body) {
-    void release();
-    return response;
-  }
-  // A body nobody reads nor cancels would hold the connection: released after the longest an answer may take.
-  setTimeout(() => void release(), answerDeadlineMs() + 1_000).unref();
-  const body = response.body.getReader();
-  const sent = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await body.read();
-        if (!done) return controller.enqueue(value);
-        controller.close();
-      } catch (error) {
-        controller.error(error);
-      }
-      await release();
-    },
-    async cancel(reason) {
-      await release();
-      await body.cancel(reason);
-    },
-  });
-  return new Response(sent, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 let positions: PositionStore | undefined;

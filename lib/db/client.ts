@@ -166,8 +166,8 @@ function openReplicas(primary: pg.Pool): ReplicaSet | undefined {
   const urls = replicaUrls();
   if (urls.length === 0) return undefined;
   const servers = urls.map((url): ReplicaServer => {
-    const { pool, adapter, statements } = openPool(url);
-    // A request's reads hold a connection while its answer is sent (ReplicaRead): should the replica stop meanwhile,
+    const { pool, adapter, statements, read } = openPool(url);
+    // A request's reads hold a connection while its handler works (ReplicaRead): should the replica stop meanwhile,
     // the break is met by the next statement or the COMMIT, not thrown as an unlistened 'error' that ends the process.
     pool.on("connect", (client) => client.on("error", () => {}));
     const prisma = new PrismaClient({ adapter });
@@ -177,6 +177,7 @@ function openReplicas(primary: pg.Pool): ReplicaSet | undefined {
       statementName: (sql) => statements.statementNameGenerator?.({ sql }),
       prisma,
       query: async <Row>(text: string, values?: unknown[]) => (await pool.query(text, values)).rows as Row[],
+      read,
       close: () => prisma.$disconnect(),
     };
   });

@@ -23,6 +23,8 @@ export interface ReplicaServer {
   prisma: PrismaClient;
   /** Runs one statement outside any request (the health checks). */
   query<Row>(text: string, values?: unknown[]): Promise<Row[]>;
+  /** One read on a connection of the pool, returned at once (Database.read's statement, named as on the primary). */
+  read<Row>(text: string, values: unknown[], planEachCall?: boolean): Promise<Row[]>;
   close(): Promise<void>;
   /** Set by its ReplicaSet: a read met a fault of the replica (down, cut off), which is then left out. */
   onFault?: () => void;
@@ -35,23 +37,25 @@ export interface SessionClient {
 }
 
 /**
- * One request's reads on one replica, in one snapshot: its statements sent to the driver run on one connection, in
- * one REPEATABLE READ READ ONLY transaction begun by the first of them, so that a page, its total and the later
- * chunks of a streamed page see the same replayed state (queued one after another on that connection). Ended by
- * release(), once the answer is sent (lib/api/route.ts); an answer abandoned without that is ended by the server
- * (idle_in_transaction_session_timeout). Reads made through Prisma (caller.db) go to the same replica, each on its
- * own.
+ * One request's reads on one replica, in one snapshot: its statements sent to the driver while the handler works run
+ * on one connection, in one REPEATABLE READ READ ONLY transaction begun by the first of them, so that a page and its
+ * total see the same replayed state (queued one after another on that connection). Ended by release() once the
+ * handler has answered (lib/api/route.ts): the later chunks of a streamed page are then read one statement at a time
+ * on the same replica, as on the primary, so that a reader taking its time holds no connection (decisions.md,
+ * Capacity). Reads made through Prisma (caller.db) go to the same replica, each on its own.
  */
 export class ReplicaRead {
   private session: Promise<SessionClient> | undefined;
-  private ended = false;
-  /** Whether reads may come after the handler has answered (a streamed page's later chunks: onSameServer). */
-  readsLater = false;
+  /** A statement failed: the transaction is aborted, and the request's later reads go to the primary. */
+  private failed = false;
+  /** The handler has answered: later reads are single statements. */
+  private answered = false;
 
   constructor(readonly replica: ReplicaServer) {}
 
   async read<Row>(text: string, values: unknown[], planEachCall?: boolean): Promise<Row[]> {
-    if (this.ended) throw new Error("This request's replica reads have ended");
+    if (this.failed) throw new Error("This request's replica reads have failed");
+    if (this.answered) return this.replica.read<Row>(text, values, planEachCall);
     const client = await (this.session ??= this.begin());
     try {
       if (!planEachCall) {
@@ -64,8 +68,7 @@ export class ReplicaRead {
       await client.query("ROLLBACK TO SAVEPOINT plan_each_call");
       return rows as Row[];
     } catch (error) {
-      // A failed statement aborts the transaction: the request's later reads go to the primary.
-      this.ended = true;
+      this.failed = true;
       throw error;
     }
   }
@@ -85,7 +88,7 @@ export class ReplicaRead {
 
   /** Ends the transaction and returns the connection to its pool (after the reads queued on it). */
   async release(): Promise<void> {
-    this.ended = true;
+    this.answered = true;
     const session = this.session;
     this.session = undefined;
     if (!session) return;
@@ -161,12 +164,11 @@ export const readFrom = <T>(reads: ReplicaRead, work: () => T): T => readingFrom
 
 /**
  * The server this request reads from, kept for work that runs later (the chunks of a streamed page are read while
- * the answer is written): every chunk of one page comes from where its first rows came from, in the same snapshot.
+ * the answer is written): every chunk of one page comes from where its first rows came from.
  */
 export function onSameServer(): <T>(work: () => T) => T {
   const reads = replicaInUse();
   if (!reads) return (work) => work();
-  reads.readsLater = true;
   return (work) => readFrom(reads, work);
 }
 
