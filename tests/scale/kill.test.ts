@@ -98,7 +98,7 @@ describe.runIf(enabled)("kill -9 of one instance under a write load", () => {
     await waitFor("a third of the writes", () => outcomes.length >= WRITES / 3);
     const locker = new pg.Client({ connectionString: process.env.DIRECT_DATABASE_URL || process.env.DATABASE_URL });
     await locker.connect();
-    let heldAtKill: string[];
+    let heldAtKill: string[] = [];
     try {
       await locker.query("BEGIN");
       await locker.query("LOCK TABLE clients IN SHARE ROW EXCLUSIVE MODE");
@@ -109,8 +109,8 @@ describe.runIf(enabled)("kill -9 of one instance under a write load", () => {
             select: { key: true },
           })
         ).map((row) => row.key);
-      await waitFor("requests held in their write", async () => (await inFlight()).length >= 3);
-      heldAtKill = await inFlight();
+      // The keys seen held are the ones judged below: asked again, one whose write had just committed might be gone.
+      await waitFor("requests held in their write", async () => (heldAtKill = await inFlight()).length >= 3);
       killed = true;
       instances[0].kill("SIGKILL");
       await instances[0].exited;
@@ -137,13 +137,14 @@ describe.runIf(enabled)("kill -9 of one instance under a write load", () => {
     for (const { i, answer } of outcomes)
       if (answer?.status === 201) expect(byName.get(nameOf(i))?.[0].uuid).toBe(answer.body.uuid);
 
-    // The keys the dead instance held were taken over on the second (after 409s while its lease ran out) and written.
+    // The keys the dead instance held were taken over on the second (after 409s while its lease ran out) and written,
+    // but for one whose write had committed before the kill (not yet answered): its retry is told so.
     const held = outcomes.filter(({ i }) => heldAtKill.includes(keyOf(i)));
     expect(held.length).toBeGreaterThanOrEqual(3);
-    for (const { answer, attempts } of held) {
-      expect(answer?.status).toBe(201);
-      expect(attempts.at(-1)).toBe(`${SECOND}:201`);
-    }
+    const takenOver = held.filter(({ answer }) => answer?.status === 201);
+    expect(held.filter(({ answer }) => answer?.status !== 201 && !answerLost(answer))).toEqual([]);
+    expect(takenOver.length).toBeGreaterThan(0);
+    for (const { attempts } of takenOver) expect(attempts.at(-1)).toBe(`${SECOND}:201`);
   }, 180_000);
 });
 
