@@ -92,6 +92,15 @@ export function answerDeadlineMs(): number {
   return Number(process.env.API_ANSWER_DEADLINE_MS || 30_000);
 }
 
+/**
+ * API_READER_GRACE_MS: how long a streamed answer keeps its place while its reader has not yet taken what was written
+ * (default 100 ms). A reader on a fast network takes it within the grace, so the page's statements read ahead meanwhile
+ * run inside the place; a slower one frees it for others, and the answer waits for one again to go on.
+ */
+export function readerGraceMs(): number {
+  return Number(process.env.API_READER_GRACE_MS || 100);
+}
+
 /** At most this many requests wait; past it, the oldest of the longest queue is refused. */
 const MAX_WAITING = 1024;
 /** A queue whose oldest request has waited this share of API_MAX_QUEUE_MS is standing (see admitWaiting). */
@@ -221,19 +230,32 @@ function enter(key: string, response: ServerResponse, pass: () => void) {
     queueMicrotask(leave);
     return result;
   } as typeof end;
-  // Likewise once a streamed answer (a long page) waits for its reader to take what was written: its statements run
-  // only as the reader drains it, so it holds nothing a place stands for while it waits. Once the reader has taken it
-  // ('drain', which Next waits for before making more), the rest is work again: it waits for a place, its tenant's
-  // turn first, so that streams drained by many readers do not run their statements beside every place.
+  // Likewise once a streamed answer (a long page) has waited API_READER_GRACE_MS for its reader to take what was
+  // written: its statements run only as the reader drains it, so it holds nothing a place stands for while it waits.
+  // Once the reader has taken it ('drain', which Next waits for before making more), the rest is work again: it waits
+  // for a place, its tenant's turn first, so that streams drained by many readers do not run their statements beside
+  // every place.
+  let waitingForReader: NodeJS.Timeout | undefined;
   const write = response.write;
   response.write = function (this: ServerResponse, ...args: Parameters<typeof write>) {
     const flushed = write.apply(this, args);
-    if (!flushed) queueMicrotask(leave);
+    if (!flushed && counted && !waitingForReader) {
+      waitingForReader = setTimeout(() => {
+        waitingForReader = undefined;
+        leave();
+      }, readerGraceMs());
+      waitingForReader.unref();
+    }
     return flushed;
   } as typeof write;
   const emit = response.emit;
   response.emit = function (this: ServerResponse, event: string | symbol, ...args: unknown[]) {
-    if (event !== "drain" || counted) return emit.call(this, event, ...args);
+    if (event !== "drain") return emit.call(this, event, ...args);
+    if (counted) {
+      clearTimeout(waitingForReader);
+      waitingForReader = undefined;
+      return emit.call(this, event, ...args);
+    }
     const resume = () => {
       take();
       emit.call(this, "drain");
@@ -245,6 +267,7 @@ function enter(key: string, response: ServerResponse, pass: () => void) {
   } as typeof emit;
   response.once("close", () => {
     clearTimeout(cut);
+    clearTimeout(waitingForReader);
     leave();
   });
   pass();

@@ -338,8 +338,32 @@ export function statementOptions(url: string) {
   const pooled = new URL(url).searchParams.get("pgbouncer") === "true";
   if (pooled || process.env.DATABASE_PREPARED_STATEMENTS === "off") return {};
   return {
-    statementNameGenerator: ({ sql }: { sql: string }) => `s${createHash("sha1").update(sql).digest("base64url")}`,
+    // Typed as always naming; an undefined name is sent unnamed (planned for this call, kept nowhere).
+    statementNameGenerator: ({ sql }: { sql: string }) => nameFromUse(sql) as string,
   };
+}
+
+/**
+ * The name a statement text is prepared under, from its DATABASE_PREPARE_THRESHOLD-th use in this process (default 3),
+ * as pgJDBC's prepareThreshold does: the texts used again and again (a first page, a record) keep the gain of a named
+ * statement, while a text used once or twice (one of thousands of filter combinations) is sent unnamed and costs a
+ * backend no memory after it. The uses of at most USES_KEPT texts are remembered, the least recently used forgotten.
+ */
+function nameFromUse(sql: string): string | undefined {
+  const name = `s${createHash("sha1").update(sql).digest("base64url")}`;
+  const used = (statementUses.get(name) ?? 0) + 1;
+  statementUses.delete(name);
+  statementUses.set(name, Math.min(used, prepareThreshold()));
+  if (statementUses.size > USES_KEPT) statementUses.delete(statementUses.keys().next().value!);
+  return used >= prepareThreshold() ? name : undefined;
+}
+
+const statementUses = new Map<string, number>();
+const USES_KEPT = 10_000;
+
+/** DATABASE_PREPARE_THRESHOLD: the use of a statement text from which it is named (1: from its first). */
+export function prepareThreshold(): number {
+  return setting("DATABASE_PREPARE_THRESHOLD", 3);
 }
 
 /** A single pg connection for maintenance work (migrations) against DATABASE_URL. */

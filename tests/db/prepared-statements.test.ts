@@ -1,9 +1,10 @@
 // Every distinct SQL text used to become a named statement kept by each pooled connection: 1,500 /jobs requests with
-// different filters grew PostgreSQL's backends from 10 MB to 388 MB. A connection now keeps at most
-// DATABASE_PREPARED_STATEMENTS_MAX prepared, the least recently used deallocated first (lib/db/client.ts).
+// different filters grew PostgreSQL's backends from 10 MB to 388 MB. A text is now named only from its
+// DATABASE_PREPARE_THRESHOLD-th use, and a connection keeps at most DATABASE_PREPARED_STATEMENTS_MAX prepared, the least
+// recently used deallocated first (lib/db/client.ts).
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as jobsRoute from "@/app/api/v1/jobs/route";
-import { closeDatabase, database, preparedStatementsMax, readRows } from "@/lib/db/client";
+import { closeDatabase, database, preparedStatementsMax, prepareThreshold, readRows } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { call, tokenFor } from "../support/api";
 
@@ -27,10 +28,25 @@ describe.runIf(!!process.env.DATABASE_URL)("prepared statements per pooled conne
     vi.unstubAllEnvs();
   });
 
-  it("defaults to 64", () => {
+  it("defaults to 64 per connection, each named from its third use", () => {
     vi.stubEnv("DATABASE_PREPARED_STATEMENTS_MAX", "");
     expect(preparedStatementsMax()).toBe(64);
     vi.stubEnv("DATABASE_PREPARED_STATEMENTS_MAX", String(BOUND));
+    expect(prepareThreshold()).toBe(3);
+  });
+
+  it("leave a text used once or twice unprepared (no backend memory after it); from its third use it is kept", async () => {
+    const marker = `once_${crypto.randomUUID().replaceAll("-", "")}`;
+    const statement = Prisma.sql`SELECT 1 AS ${Prisma.raw(marker)}`;
+    const prepared = async () =>
+      (await readRows<{ statement: string }>(Prisma.sql`SELECT statement FROM pg_prepared_statements`)).some((row) =>
+        row.statement.includes(marker),
+      );
+    await readRows(statement);
+    await readRows(statement);
+    expect(await prepared()).toBe(false);
+    await readRows(statement);
+    expect(await prepared()).toBe(true);
   });
 
   it("stay within the bound over 300 /jobs filter combinations, and the hot ones stay named", async () => {
@@ -64,7 +80,9 @@ describe.runIf(!!process.env.DATABASE_URL)("prepared statements per pooled conne
       return read(statement, options);
     };
     try {
-      expect((await call(jobsRoute, "GET", "jobs", { token })).status).toBe(200);
+      // Used often enough to be named (DATABASE_PREPARE_THRESHOLD).
+      for (let i = 0; i < prepareThreshold(); i++)
+        expect((await call(jobsRoute, "GET", "jobs", { token })).status).toBe(200);
     } finally {
       db.read = read;
     }

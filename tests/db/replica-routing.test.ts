@@ -37,6 +37,9 @@ function fakeReplica(name: string): FakeReplica {
         throw new Error("not used");
       },
       statementName: () => undefined,
+      read: async () => {
+        throw new Error("not used");
+      },
       prisma: {} as ReplicaServer["prisma"],
       query: async <Row>() => {
         replica.asked++;

@@ -33,6 +33,8 @@ let held = Promise.resolve();
 /** How many chunks the stand-in's streamed answer has made (a page's statements, in the app). */
 let streamChunks = 0;
 const STREAM_CHUNKS = 16;
+/** How many chunks the stream had made when each request reached the stand-in. */
+const chunksWhenReached = new Map<string, number>();
 
 function holdRequests() {
   held = new Promise((resolve) => {
@@ -44,6 +46,7 @@ beforeAll(async () => {
   installBeforeNext(admitOrQueue);
   server = http.createServer(async (request, response) => {
     reachedNext.push(request.url!);
+    chunksWhenReached.set(request.url!, streamChunks);
     if (request.url!.startsWith("/api/v1/hold")) await held;
     if (request.url!.startsWith("/api/v1/stream")) {
       // As Next pipes a streamed page: the next chunk is made once the last was taken ('drain').
@@ -314,7 +317,8 @@ describe("the limit of API requests in flight, at the server", () => {
 
   it("makes a streamed answer whose reader took what was written wait for a place before it makes the rest", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "1");
-    vi.stubEnv("API_MAX_QUEUE_MS", "200");
+    vi.stubEnv("API_MAX_QUEUE_MS", "300");
+    vi.stubEnv("API_READER_GRACE_MS", "50");
     const { port } = server.address() as AddressInfo;
     const reader = connect(port, "127.0.0.1");
     let received = 0;
@@ -323,7 +327,8 @@ describe("the limit of API requests in flight, at the server", () => {
     reader.write("GET /api/v1/stream HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     reader.pause();
     await vi.waitFor(() => expect(reachedNext).toContain("/api/v1/stream"));
-    // Waiting for its reader, the stream holds no place: another request takes the only one, and keeps it.
+    // Waiting for its reader past API_READER_GRACE_MS, the stream holds no place: another request takes the only one,
+    // and keeps it.
     const holder = (await fill(1))[0];
     const made = streamChunks;
     expect(made).toBeLessThan(STREAM_CHUNKS);
@@ -337,6 +342,30 @@ describe("the limit of API requests in flight, at the server", () => {
     await ended;
     expect(streamChunks).toBe(STREAM_CHUNKS);
     expect(received).toBeGreaterThan(STREAM_CHUNKS * 1024 * 1024);
+  });
+
+  it("keeps a streamed answer's place while its reader takes it within API_READER_GRACE_MS", async () => {
+    vi.stubEnv("API_MAX_IN_FLIGHT", "1");
+    vi.stubEnv("API_MAX_QUEUE_MS", "10000");
+    vi.stubEnv("API_READER_GRACE_MS", "5000");
+    const { port } = server.address() as AddressInfo;
+    const reader = connect(port, "127.0.0.1");
+    let received = 0;
+    const ended = new Promise((resolve) => reader.on("end", resolve));
+    // A reader that takes a pause after each piece, well within the grace.
+    reader.on("data", (chunk) => {
+      received += chunk.length;
+      reader.pause();
+      setTimeout(() => reader.resume(), 5);
+    });
+    reader.write("GET /api/v1/stream HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    await vi.waitFor(() => expect(reachedNext).toContain("/api/v1/stream"));
+    const next = send("/api/v1/next-after-stream");
+    // The page's work is done in its place; the request waiting gets it after.
+    await ended;
+    expect(received).toBeGreaterThan(STREAM_CHUNKS * 1024 * 1024);
+    expect((await next.answer).status).toBe(200);
+    expect(chunksWhenReached.get("/api/v1/next-after-stream")).toBe(STREAM_CHUNKS);
   });
 
   it("is off at API_MAX_IN_FLIGHT=0", async () => {
