@@ -285,7 +285,7 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
       countries: await column("SELECT id FROM countries ORDER BY id LIMIT 20"),
     });
 
-    progress("noisy neighbour: B alone");
+    progress("noisy neighbour: starting the app, A's webhook endpoint and B's token");
     app = await ctx.startApp({ WEBHOOKS_ALLOW_PRIVATE: "true" });
     const agentA = new http.Agent({ keepAlive: true, maxSockets: A_OPEN_MAX });
     const agentB = new http.Agent({ keepAlive: true });
@@ -387,21 +387,25 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
     );
     const memoryBefore = await backendMemory(session);
     let distinct = 0;
+    // Readings after each quarter of the combinations, one after another on the session: bounded memory levels off.
+    const quarters: Promise<Map<number, number> | null>[] = [];
     await phase(`${combinations.toLocaleString("en")} distinct list filter combinations`, async (stopped) => {
       // Until that many have been answered (each a statement text of its own at most), within a time bound.
-      const bound = performance.now() + Math.max(phaseSeconds, (5 * combinations) / rateA) * 1000;
+      const bound = performance.now() + Math.max(phaseSeconds, (10 * combinations) / rateA) * 1000;
       const sent = await openLoop(
         rateA,
         () => stopped() || distinct >= combinations || performance.now() >= bound,
         (_, due) =>
           send(agentA, port, ctx.tokenA, { method: "GET", path: nextCombination() }, due, 30_000).then((s) => {
-            if (s.outcome === "200") distinct++;
+            if (s.outcome === "200" && ++distinct % Math.ceil(combinations / 4) === 0 && distinct < combinations)
+              quarters.push((quarters.at(-1) ?? Promise.resolve(null)).then(() => backendMemory(session)));
             return s;
           }),
       );
       return { a: sent.map((s) => s.outcome) };
     });
     const memoryAfter = await backendMemory(session);
+    const memoryQuarters = await Promise.all(quarters);
 
     await call(ctx.tokenA, "DELETE", `${API}/webhooks/${endpoint}`);
     agentA.destroy();
@@ -409,7 +413,8 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
 
     /** Slow bodies or slow readers: raw sockets opened at A's rate, each left as it is until the phase ends. */
     async function rawAbuse(stopped: () => boolean, kind: "slow body" | "slow reader") {
-      const sockets = new Set<net.Socket>();
+      /** Each open socket, with the status of its answer once its first bytes came. */
+      const sockets = new Map<net.Socket, string>();
       const outcomes: string[] = [];
       const body = JSON.stringify({ name: "Noisy slow body" });
       const head =
@@ -420,7 +425,7 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
             `Authorization: Bearer ${ctx.tokenA}\r\nAccept: application/json\r\n\r\n`;
       let dripped = 0;
       const drip = setInterval(() => {
-        for (const socket of sockets) if (kind === "slow body") socket.write(body[dripped % body.length]);
+        for (const socket of sockets.keys()) if (kind === "slow body") socket.write(body[dripped % body.length]);
         dripped++;
       }, 3_000);
       await openLoop(rateA, forSeconds(stopped), () => {
@@ -429,25 +434,27 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
           return null;
         }
         const socket = net.connect(port, "127.0.0.1", () => socket.write(head));
-        sockets.add(socket);
-        let status = "";
+        sockets.set(socket, "");
         // The answer's status line, then nothing more is read (a slow reader's socket buffers fill).
         socket.once("data", (chunk) => {
-          status = /^HTTP\/1\.1 (\d+)/.exec(String(chunk))?.[1] ?? "?";
+          sockets.set(socket, /^HTTP\/1\.1 (\d+)/.exec(String(chunk))?.[1] ?? "?");
           if (kind === "slow reader") socket.pause();
         });
         socket.on("error", () => {});
         socket.on("close", () => {
+          const status = sockets.get(socket);
           if (sockets.delete(socket)) outcomes.push(status ? `${status}, closed by the server` : "closed unanswered");
         });
         return null;
       });
       clearInterval(drip);
-      for (const socket of sockets) {
+      for (const [socket, status] of sockets) {
         outcomes.push(
           kind === "slow body"
             ? "still sending at the end"
-            : `${socket.isPaused() ? "unread" : "unanswered"} at the end`,
+            : status
+              ? `${status} unread at the end`
+              : "unanswered at the end",
         );
         sockets.delete(socket);
         socket.destroy();
@@ -487,7 +494,10 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
           "plans and prepared statements; shared buffers are not in it) over the app's pooled connections' backends. " +
           `${reading("After B alone", memoryAtStart)}; ${reading("before the filter combinations", memoryBefore)}; ` +
           `${reading(`after ${distinct.toLocaleString("en")} answered`, memoryAfter)}. ` +
-          `The ${both.length} backends open at both readings: ${mb(before)} → ${mb(after)} (×${(after / Math.max(1, before)).toFixed(2)}).`,
+          `The ${both.length} backends open at both readings: ${mb(before)} → ${mb(after)} (×${(after / Math.max(1, before)).toFixed(2)}); ` +
+          `the same backends at each quarter of the combinations: ${[memoryBefore, ...memoryQuarters, memoryAfter]
+            .map((m) => (m ? mb(sum(both.map((pid) => m.get(pid) ?? 0))) : "?"))
+            .join(" → ")}.`,
         "",
       );
       targets.push({
@@ -526,25 +536,36 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
 
 const latencies = (values: number[]) => ({ p50: percentile(values, 50), p99: percentile(values, 99) });
 
-/** A webhook receiver that answers 200 after RECEIVER_DELAY_MS; closing it cuts what it holds. */
+/**
+ * A webhook receiver that answers 200 after RECEIVER_DELAY_MS. Closing it answers what it holds at once: the
+ * deliveries still waiting succeed rather than fail (and log a warning each).
+ */
 async function startReceiver() {
-  const sockets = new Set<net.Socket>();
+  const waiting = new Map<http.ServerResponse, NodeJS.Timeout>();
   const server = http.createServer((request, response) => {
     request.resume();
-    const timer = setTimeout(() => response.end(), RECEIVER_DELAY_MS);
-    response.on("close", () => clearTimeout(timer));
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
+    waiting.set(
+      response,
+      setTimeout(() => {
+        waiting.delete(response);
+        response.end();
+      }, RECEIVER_DELAY_MS),
+    );
+    response.on("close", () => clearTimeout(waiting.get(response)));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
+        for (const [response, timer] of waiting) {
+          clearTimeout(timer);
+          response.end();
+        }
+        waiting.clear();
         server.close(() => resolve());
+        // The app's keep-alive connections, once those answers have left.
+        setTimeout(() => server.closeAllConnections(), 1_000);
       }),
   };
 }
