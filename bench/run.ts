@@ -864,6 +864,9 @@ async function measureOverload(
   ];
 }
 
+/** A ratio as a signed change: 0.97 is "−3%", 1.02 "+2%". */
+const change = (ratio: number) => `${ratio >= 1 ? "+" : "−"}${share(Math.abs(ratio - 1))}`;
+
 /** Targets of the noisy-neighbour and observability parts, for the last table. */
 const noisyTargets: Judged[] = [];
 const observabilityTargets: Judged[] = [];
@@ -947,7 +950,7 @@ async function measureObservability(tokens: BenchTokens) {
   for (const [t, target] of targets.entries())
     observabilityTargets.push({
       target: `\`${target}\`: the token request log costs ≤ 3% of req/s (issue 40)`,
-      measured: `${perSecond(defaults[t].rps)}/s with it, ${share(1 - defaults[t].rps / unlogged[t].rps)} less`,
+      measured: `${perSecond(defaults[t].rps)}/s with it (${change(defaults[t].rps / unlogged[t].rps)})`,
       floors: `${perSecond(unlogged[t].rps)}/s without it (REQUEST_LOG=off)`,
       met: defaults[t].rps >= 0.97 * unlogged[t].rps,
     });
@@ -966,8 +969,8 @@ async function measureObservability(tokens: BenchTokens) {
     "",
     ...targets.map(
       (target, t) =>
-        `\`${target}\`: tracing on costs ${share(1 - traced[t].rps / defaults[t].rps)} of req/s and ${ms(traced[t].cpu - defaults[t].cpu)} ms of app CPU a request; ` +
-        `the token request log ${share(1 - defaults[t].rps / unlogged[t].rps)} of req/s and ${ms(defaults[t].cpu - unlogged[t].cpu)} ms of app CPU.`,
+        `\`${target}\`: tracing on changes req/s by ${change(traced[t].rps / defaults[t].rps)} and the app's CPU a request by ${ms(traced[t].cpu - defaults[t].cpu)} ms; ` +
+        `the token request log changes them by ${change(defaults[t].rps / unlogged[t].rps)} and ${ms(defaults[t].cpu - unlogged[t].cpu)} ms.`,
     ),
     "",
   ];
