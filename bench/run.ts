@@ -902,11 +902,17 @@ async function measureObservability(tokens: BenchTokens) {
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined,
     OTEL_SDK_DISABLED: undefined,
     REQUEST_LOG: undefined,
+    LOG_LEVEL: undefined,
   };
   const servers = [
     { label: "defaults (tracing off, request log on)", env: {} },
     { label: "tracing on", env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } },
     { label: "request log off (REQUEST_LOG=off)", env: { REQUEST_LOG: "off" } },
+    // As before issue 40 as far as one build can be: no request log, no log line per request (the request id stays).
+    {
+      label: "no per-request observability (REQUEST_LOG=off, LOG_LEVEL=warn)",
+      env: { REQUEST_LOG: "off", LOG_LEVEL: "warn" },
+    },
   ];
   // The smoke run checks the part with one request.
   const targets = SMOKE ? [`${API}/contacts?limit=50`] : [`${API}/me`, `${API}/contacts?limit=50`];
@@ -940,7 +946,7 @@ async function measureObservability(tokens: BenchTokens) {
   }
   // No export received means the traced server was not traced: its figures would say nothing.
   if (sink.exports() === 0) failures++;
-  const [defaults, traced, unlogged] = measured;
+  const [defaults, traced, unlogged, bare] = measured;
   const rows = targets.flatMap((target, t) =>
     servers.map(
       (server, s) =>
@@ -957,11 +963,11 @@ async function measureObservability(tokens: BenchTokens) {
   return [
     "## Tracing and the token request log (issue 40)",
     "",
-    `Each server started afresh, the three alternated over ${rounds} round${rounds > 1 ? "s" : ""} (the table gives their means): ` +
+    `Each server started afresh, the ${servers.length} alternated over ${rounds} round${rounds > 1 ? "s" : ""} (the table gives their means): ` +
       `wrk at 1 connection for ${LATENCY_DURATION} s (p50 and the app's CPU per request, in ms), then ${CONNECTIONS} connections for ${DURATION} s ` +
       "(req/s, p99 in ms), load shedding off as in the scenarios. Tracing on: `OTEL_EXPORTER_OTLP_ENDPOINT` set, every request " +
       `sampled (the SDK's default), spans sent over OTLP/HTTP to a receiver in the bench's process that discards them (${sink.exports().toLocaleString("en")} exports received). ` +
-      "The defaults are what the scenarios measure: tracing's cost when off is the difference from a build without it (`BENCH_APP_DIR`).",
+      "The defaults are what the scenarios measure; with tracing off, what the defaults cost beyond a server with no per-request observability is the log line and the request log (tracing loads nothing).",
     "",
     "| Request | Server | 1 conn p50 | app CPU | req/s | p99 | req/s of the defaults' |",
     "|---|---|---:|---:|---:|---:|---:|",
@@ -970,7 +976,8 @@ async function measureObservability(tokens: BenchTokens) {
     ...targets.map(
       (target, t) =>
         `\`${target}\`: tracing on changes req/s by ${change(traced[t].rps / defaults[t].rps)} and the app's CPU a request by ${ms(traced[t].cpu - defaults[t].cpu)} ms; ` +
-        `the token request log changes them by ${change(defaults[t].rps / unlogged[t].rps)} and ${ms(defaults[t].cpu - unlogged[t].cpu)} ms.`,
+        `the token request log changes them by ${change(defaults[t].rps / unlogged[t].rps)} and ${ms(defaults[t].cpu - unlogged[t].cpu)} ms; ` +
+        `tracing off with the log line and the request log (the defaults), against neither, by ${change(defaults[t].rps / bare[t].rps)} and ${ms(defaults[t].cpu - bare[t].cpu)} ms.`,
     ),
     "",
   ];
