@@ -1,7 +1,6 @@
 // Many instances, proven together: two built app servers (`next start`, after `npm run build`) on one PostgreSQL
 // database and one Redis (through the Upstash REST emulator), as a scaled-out deployment runs. Run by .ci/run's
 // scale-out step (CJT_SCALE_TESTS=1, on PostgreSQL, after the build); skipped by a plain `vitest run`.
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { createApiToken, revokeApiToken } from "@/lib/tokens";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
 import { built } from "../support/built-server";
 import { databaseUrlFor } from "../support/postgres";
+import { type Instance, send, startInstance } from "../support/scale-instance";
 import { startReceiver } from "../support/webhook-receiver";
 
 // CI's ports; CJT_SCALE_PORTS=a,b runs the suite beside another run of it.
@@ -21,51 +21,7 @@ const CRON_SECRET = `scale-cron-${randomUUID()}`;
 const enabled = process.env.CJT_SCALE_TESTS === "1" && Boolean(process.env.DATABASE_URL) && built;
 
 let emulator: UpstashEmulator;
-const servers: { server: ChildProcess; output: () => string }[] = [];
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
-/** A request to one instance, on a connection of its own. */
-async function send(
-  port: number,
-  method: string,
-  path: string,
-  { token, body, headers = {} }: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method,
-    headers: {
-      Connection: "close",
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
-}
-
-async function startInstance(port: number, env: Record<string, string>) {
-  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
-    env: { ...process.env, ...env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  servers.push({ server, output: () => output });
-  server.stdout?.on("data", (chunk) => (output += chunk));
-  server.stderr?.on("data", (chunk) => (output += chunk));
-  for (let i = 0; ; i++) {
-    const res = await send(port, "GET", "/api/live").catch(() => undefined);
-    if (res?.status === 200) return server;
-    if (i > 240 || server.exitCode !== null) throw new Error(`The instance on ${port} did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const instances: Instance[] = [];
 
 /** The standby's URL of this file's database, when a standby is given. */
 const replicaUrl = () =>
@@ -121,13 +77,14 @@ beforeAll(async () => {
     // With a hot standby (CJT_REPLICA_URL: .ci/standby), both read from it: this database is on it too.
     ...(replicaUrl() ? { DATABASE_REPLICA_URLS: replicaUrl()! } : {}),
   };
-  await Promise.all(PORTS.map((port) => startInstance(port, env)));
+  instances.push(...(await Promise.all(PORTS.map((port) => startInstance(port, env)))));
 }, 120_000);
 
 afterAll(async () => {
-  for (const { server, output } of servers) {
-    if (server.exitCode === null && server.pid) process.kill(server.pid, "SIGKILL");
-    if (process.env.CJT_SCALE_LOGS) console.log(output());
+  for (const instance of instances) {
+    instance.kill();
+    await instance.exited;
+    if (process.env.CJT_SCALE_LOGS) console.log(instance.output());
   }
   await emulator?.close();
 });
