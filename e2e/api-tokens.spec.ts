@@ -133,8 +133,13 @@ test("a custom token (clients read, jobs write): listed with its access, holds e
 }) => {
   await page.goto("/settings/api-tokens");
   await signIn(page, "owner@birch.test");
+  // Checked before the page has hydrated, the radio opens no per-resource choices (seen once in CI): check it until
+  // they show, then type the name.
+  await expect(async () => {
+    await page.getByRole("radio", { name: /Custom/ }).check();
+    await expect(page.getByLabel("Time logs")).toBeVisible({ timeout: 1_000 });
+  }).toPass();
   await page.getByLabel("Name", { exact: true }).fill("Invoicing sync");
-  await page.getByRole("radio", { name: /Custom/ }).check();
   // Each resource has its own labelled select; what the API cannot write offers no write.
   await expect(page.getByLabel("Time logs")).toHaveValue("none");
   await expect(page.getByLabel("Time logs").locator("option")).toHaveText(["No access", "Read"]);

@@ -80,12 +80,18 @@ async function write(entries: Buffer["entries"]) {
   try {
     const { prisma } = await database();
     // A token deleted since its request was answered has no entries: the join drops them rather than failing the batch.
+    // Inserted in the order they were answered (the join may return them in any), so that ids break ties between
+    // entries of the same millisecond as time does: the log lists newest first by time, then id.
     await prisma.$executeRaw`
       INSERT INTO token_requests (tenant_id, token_id, created_at, request_id, method, path, status, duration_ms, message, errors)
       SELECT r.tenant_id, r.token_id, r.created_at, r.request_id, r.method, r.path, r.status, r.duration_ms, r.message, r.errors
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(tenant_id int, token_id int, created_at timestamptz,
-        request_id varchar, method varchar, path text, status smallint, duration_ms int, message text, errors jsonb)
-      JOIN api_tokens t ON t.tenant_id = r.tenant_id AND t.id = r.token_id`;
+      FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS (tenant_id int, token_id int,
+          created_at timestamptz, request_id varchar, method varchar, path text, status smallint, duration_ms int,
+          message text, errors jsonb))
+        WITH ORDINALITY AS r(tenant_id, token_id, created_at, request_id, method, path, status, duration_ms, message,
+          errors, answered)
+      JOIN api_tokens t ON t.tenant_id = r.tenant_id AND t.id = r.token_id
+      ORDER BY r.answered`;
     if (Date.now() - buffer.lastPrune >= PRUNE_EVERY_MS) {
       buffer.lastPrune = Date.now();
       await prisma.$executeRaw(
