@@ -7,23 +7,6 @@ import { readOnReplica, replicaInUse, replicaModelRead } from "./replicas";
 
 const UNSCOPED_MODELS = new Set(["Country"]); // shared reference data
 
-const FILTERED = new Set([
-  "findUnique",
-  "findUniqueOrThrow",
-  "findFirst",
-  "findFirstOrThrow",
-  "findMany",
-  "count",
-  "aggregate",
-  "groupBy",
-  "update",
-  "updateMany",
-  "updateManyAndReturn",
-  "delete",
-  "deleteMany",
-  "upsert",
-]);
-
 /** The operations that only read: those a replica may answer. */
 const READS = new Set([
   "findUnique",
@@ -35,6 +18,9 @@ const READS = new Set([
   "aggregate",
   "groupBy",
 ]);
+
+/** The operations whose filter gets the tenant: every read, and the writes that find rows. */
+const FILTERED = new Set([...READS, "update", "updateMany", "updateManyAndReturn", "delete", "deleteMany", "upsert"]);
 
 type Args = Record<string, unknown> & { where?: object; data?: unknown; create?: object; update?: object };
 
