@@ -17,6 +17,7 @@ import { databaseFault } from "@/lib/db/faults";
 import { InProcessPositions, type PositionStore, RedisPositions } from "@/lib/db/replica-positions";
 import { ReplicaRead, readFrom } from "@/lib/db/replicas";
 import { refusedApiPath } from "@/lib/http/api-path";
+import { RAW_QUERY_HEADER } from "@/lib/http/request-target";
 import { observeApiRequest } from "@/lib/observability/api-request";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
 import { upstashFromEnv } from "@/lib/ratelimit/upstash";
@@ -262,7 +263,7 @@ function answerWith(spec: AnyEndpoint): Answer {
     if (spec.permission) requirePermission(caller, spec.permission);
     const params = await context.params;
     const record = spec.load ? await spec.load(caller, params) : undefined;
-    const query = spec.query ? parseInput(spec.query, queryObject(new URL(request.url).search)) : undefined;
+    const query = spec.query ? parseInput(spec.query, queryObject(querySent(request))) : undefined;
     const json = spec.body ? await readJsonObject(request) : undefined;
     if (json) refuseUnreadableLinks(caller, json);
     const refusal =
@@ -310,6 +311,9 @@ function runAfterResponse(deferred: DeferredTask[]) {
     }
   }
 }
+
+/** The query string as the client sent it (kept by the server's front door), else as request.url has it. */
+const querySent = (request: Request) => request.headers.get(RAW_QUERY_HEADER) ?? new URL(request.url).search;
 
 function assertAcceptsJson(request: Request) {
   const accept = request.headers.get("accept");

@@ -7,12 +7,17 @@
 // - X-Forwarded-Proto, -Host and -Port sent by a client: Next builds request.url's scheme from X-Forwarded-Proto,
 //   which would put the client's choice in the links of answers. Only a trusted proxy's are kept; without one, Next
 //   fills them in from the connection itself.
+// - an API request's query string as sent: Next hands its route a URL whose query it has decoded and encoded again, a
+//   byte that is not UTF-8 replaced by U+FFFD, so the route could not refuse it with a 422 (decisions.md, Wire format).
+//   Kept in RAW_QUERY_HEADER, which a client's own is removed from.
 import type { IncomingMessage } from "node:http";
 import { behindTrustedProxy } from "@/lib/client-address";
 import { underApiV1 } from "./api-path";
 
 const FRAMEWORK_HEADERS = /^(rsc|next-action|next-url|next-hmr-refresh|next-router-.*)$/;
 const FORWARDED_ORIGIN_HEADERS = ["x-forwarded-proto", "x-forwarded-host", "x-forwarded-port"];
+/** An API request's query string as it arrived (`?a=%ff`), set here and read by the route (lib/api/route.ts). */
+export const RAW_QUERY_HEADER = "x-cjt-raw-query";
 
 /** Clears from a request what its sender may not decide, in place, before Next sees it. */
 export function clearRequestTarget(request: IncomingMessage) {
@@ -27,5 +32,9 @@ export function clearRequestTarget(request: IncomingMessage) {
   if (!behindTrustedProxy()) for (const name of FORWARDED_ORIGIN_HEADERS) delete request.headers[name];
   if (underApiV1(request.url ?? "/")) {
     for (const name of Object.keys(request.headers)) if (FRAMEWORK_HEADERS.test(name)) delete request.headers[name];
+    const url = request.url ?? "/";
+    const query = url.indexOf("?");
+    if (query === -1) delete request.headers[RAW_QUERY_HEADER];
+    else request.headers[RAW_QUERY_HEADER] = url.slice(query);
   }
 }

@@ -114,6 +114,18 @@ describe.skipIf(!built || process.env.DATABASE_URL)("the API's front door on the
     expect(json(unauthenticated).message).toBeTruthy();
   });
 
+  it("answers a query value that is not UTF-8 once decoded with a 422 naming it, though Next re-encodes the query", async () => {
+    const answer = await request("GET /api/v1/jobs?search=%ff&limit=1 HTTP/1.1", auth());
+    expect(answer.status).toBe(422);
+    expect(json(answer).errors).toEqual({ search: ["Must be valid UTF-8 text once its %-escapes are decoded."] });
+    // A client's own header naming a query is not taken for the one it sent.
+    const forged = await request("GET /api/v1/jobs?limit=1 HTTP/1.1", { ...auth(), "X-Cjt-Raw-Query": "?search=%ff" });
+    expect(forged.status).toBe(200);
+    const sent = await request("GET /api/v1/jobs?search=%C3%A9t%C3%A9&limit=1 HTTP/1.1", auth());
+    expect(sent.status).toBe(200);
+    expect(json(sent).links.first).toContain("search=%C3%A9t%C3%A9");
+  });
+
   it("answers an absolute-form request target as its path, on the target's host", async () => {
     const answer = await request(`GET http://api.example.com/api/v1/clients?limit=1 HTTP/1.1`, auth());
     expect(answer.status).toBe(200);
