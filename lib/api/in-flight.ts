@@ -7,9 +7,13 @@
 // to Next at once; the next ones wait for a place, and one that has waited API_MAX_QUEUE_MS (or is the oldest of the
 // longest queue when more than MAX_WAITING wait) is answered 503 with Retry-After.
 // Waiting requests queue per tenant (known at the door from the bearer token's hash, remembered after authentication;
-// anything else waits in one anonymous queue, so a client cannot place itself in another firm's queue), and a free
-// place goes to the waiting tenant with the fewest requests in flight, in turn among equals: a firm sending ten times
-// its share waits behind its own requests, and a firm alone may use every place. Within a tenant's queue requests are
+// anything else waits in one anonymous queue, so a client cannot place itself in another firm's queue). While more than
+// one tenant is active (a request in flight, waiting, or arrived within the last ACTIVE_MS), each holds at most its
+// fair share of the places (the limit divided among them, at least one), even if that leaves a place free: the free
+// place is what another firm's next request finds at once, and its request then runs beside fewer of the busy firm's
+// on the same CPUs (bench/RESULTS.md, the noisy neighbour). A free place goes to the waiting tenant with the fewest
+// requests in flight, in turn among equals: a firm sending ten times its share waits behind its own requests, and a
+// firm alone may use every place. Within a tenant's queue requests are
 // served in order of arrival, unless the queue is standing (its oldest has waited a fifth of the limit): then newest
 // first, so that what is answered is answered soon and the requests refused are the ones that would have waited
 // longest (adaptive LIFO, as in Facebook's "Fail at scale"). A request whose connection closes leaves the count or the
@@ -63,6 +67,10 @@ interface InFlight {
   onIdle: Set<() => void>;
   /** Bearer token hash → tenant id, filled by authentication (rememberTokenTenant). */
   tenantOfToken: Map<string, number>;
+  /** The active tenant keys and when each was last seen, least recently first (see activeTenants). */
+  lastSeen: Map<string, number>;
+  /** The timer that admits waiting requests once a tenant's activity has lapsed and shares have grown. */
+  shareTimer?: NodeJS.Timeout;
 }
 const state: InFlight = ((globalThis as { __cjtInFlight?: InFlight }).__cjtInFlight ??= {
   count: 0,
@@ -72,6 +80,7 @@ const state: InFlight = ((globalThis as { __cjtInFlight?: InFlight }).__cjtInFli
   waitingCount: 0,
   onIdle: new Set(),
   tenantOfToken: new Map<string, number>(),
+  lastSeen: new Map<string, number>(),
 });
 
 /** API_MAX_IN_FLIGHT, else 2 per CPU and at most the size of the database pool; 0 for no limit. */
@@ -101,6 +110,12 @@ export function readerGraceMs(): number {
   return Number(process.env.API_READER_GRACE_MS || 100);
 }
 
+/**
+ * A tenant that sent a request within this long is active, and counts in the division of places into fair shares:
+ * a firm sending an ordinary trickle (a request every tens of milliseconds) finds a place free at each, rather than
+ * every place taken by a busier firm the moment it arrives.
+ */
+const ACTIVE_MS = 1_000;
 /** At most this many requests wait; past it, the oldest of the longest queue is refused. */
 const MAX_WAITING = 1024;
 /** A queue whose oldest request has waited this share of API_MAX_QUEUE_MS is standing (see admitWaiting). */
@@ -180,11 +195,41 @@ function admitArrived(request: IncomingMessage, response: ServerResponse, pass: 
   const key = queueKey(request);
   const limit = inFlightLimit();
   if (limit <= 0) return enter(key, response, pass);
+  seen(key);
   dropDeparted();
-  if (state.count < limit && state.waitingCount === 0) return enter(key, response, pass);
+  if (mayEnterNow(key, limit)) return enter(key, response, pass);
   if (queueWaitLimitMs() <= 0) return refuse(response);
   wait(key, { response, since: performance.now(), admit: () => enter(key, response, pass) });
 }
+
+/** Notes `key` as active now (least recently seen first: lapsed tenants are at the front). */
+function seen(key: string, now = performance.now()) {
+  state.lastSeen.delete(key);
+  state.lastSeen.set(key, now);
+}
+
+/**
+ * How many tenants are active: a request in flight or waiting, or one arrived within ACTIVE_MS. Lapsed ones are
+ * forgotten; one still holding or waiting is kept (seen again now).
+ */
+function activeTenants(now = performance.now()): number {
+  for (const [key, at] of state.lastSeen) {
+    if (now - at < ACTIVE_MS) break;
+    if (state.holding.has(key) || state.queues.has(key)) seen(key, now);
+    else state.lastSeen.delete(key);
+  }
+  return state.lastSeen.size;
+}
+
+/** The places a tenant may hold at once: all of them alone, else the limit divided among the active tenants. */
+const fairShare = (limit: number) => Math.max(1, Math.floor(limit / Math.max(1, activeTenants())));
+
+/** Whether `key` holds fewer places than its share. */
+const underShare = (key: string, share: number) => (state.holding.get(key) ?? 0) < share;
+
+/** A request of `key` may take a place at once: one is free, its tenant is under its share and none of its own wait. */
+const mayEnterNow = (key: string, limit: number) =>
+  state.count < limit && !state.queues.has(key) && underShare(key, fairShare(limit));
 
 function wait(key: string, entry: Waiting) {
   const queue = state.queues.get(key) ?? [];
@@ -261,7 +306,7 @@ function enter(key: string, response: ServerResponse, pass: () => void) {
       emit.call(this, "drain");
     };
     const limit = inFlightLimit();
-    if (limit <= 0 || (state.count < limit && state.waitingCount === 0)) resume();
+    if (limit <= 0 || mayEnterNow(key, limit)) resume();
     else wait(key, { response, since: performance.now(), admit: resume, resuming: true });
     return true;
   } as typeof emit;
@@ -287,10 +332,11 @@ function takeFrom(key: string, queue: Waiting[], now: number, maxWait: number): 
   return entry;
 }
 
-/** The waiting tenant with the fewest requests in flight; among equals, the first in turn. */
-function nextTenant(): [string, Waiting[]] | undefined {
+/** The waiting tenant under its share with the fewest requests in flight; among equals, the first in turn. */
+function nextTenant(share: number): [string, Waiting[]] | undefined {
   let best: [string, Waiting[]] | undefined;
   for (const [key, queue] of state.queues) {
+    if (!underShare(key, share)) continue;
     if (!best || (state.holding.get(key) ?? 0) < (state.holding.get(best[0]) ?? 0)) best = [key, queue];
   }
   return best;
@@ -312,11 +358,27 @@ function admitWaiting() {
   const maxWait = queueWaitLimitMs();
   refuseExpired(performance.now(), maxWait);
   while (state.waitingCount > 0 && (limit <= 0 || state.count < limit)) {
-    const [key, queue] = nextTenant()!;
-    const entry = takeFrom(key, queue, performance.now(), maxWait);
+    const next = nextTenant(limit <= 0 ? Number.POSITIVE_INFINITY : fairShare(limit));
+    if (!next) break;
+    const entry = takeFrom(next[0], next[1], performance.now(), maxWait);
     if (waiting(entry)) entry.admit();
   }
+  armShareTimer(limit);
   armDeadline();
+}
+
+/**
+ * Places free but every waiting tenant at its share: the shares grow when the first active tenant lapses (it sent
+ * nothing for ACTIVE_MS), so the waiting are looked at again then.
+ */
+function armShareTimer(limit: number) {
+  clearTimeout(state.shareTimer);
+  state.shareTimer = undefined;
+  if (state.waitingCount === 0 || state.count >= limit) return;
+  const [first] = state.lastSeen.values();
+  if (first === undefined) return;
+  state.shareTimer = setTimeout(admitWaiting, Math.max(1, first + ACTIVE_MS - performance.now()));
+  state.shareTimer.unref();
 }
 
 const isIdle = () => state.count === 0 && state.waitingCount === 0 && state.arriving === 0;

@@ -287,6 +287,39 @@ describe("the limit of API requests in flight, at the server", () => {
     expect(order.indexOf("forged")).toBeLessThan(order.indexOf("a2"));
   });
 
+  it("gives a busy firm at most its fair share while another firm is active, and every place when it is alone", async () => {
+    vi.stubEnv("API_MAX_IN_FLIGHT", "4");
+    vi.stubEnv("API_MAX_QUEUE_MS", "10000");
+    const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+    rememberTokenTenant(createHash("sha256").update("token-of-busy").digest("hex"), 3);
+    rememberTokenTenant(createHash("sha256").update("token-of-quiet").digest("hex"), 4);
+    const holds = () => reachedNext.filter((url) => url === "/api/v1/hold").length;
+    // Alone, the busy firm uses every place.
+    holdRequests();
+    const alone = Array.from({ length: 4 }, () => send("/api/v1/hold", bearer("token-of-busy")));
+    await vi.waitFor(() => expect(holds()).toBe(4));
+    releaseHeld();
+    for (const { answer } of alone) expect((await answer).status).toBe(200);
+    reachedNext = [];
+    // The quiet firm sends one request: for a while it is active, and the places are shared between two.
+    expect((await send("/api/v1/quiet-1", bearer("token-of-quiet")).answer).status).toBe(200);
+    const quietAt = performance.now();
+    holdRequests();
+    const busy = Array.from({ length: 4 }, () => send("/api/v1/hold", bearer("token-of-busy")));
+    await vi.waitFor(() => expect(holds()).toBe(2));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(holds()).toBe(2);
+    // Two places are free, and the quiet firm's next request takes one at once.
+    const quiet = await send("/api/v1/quiet-2", bearer("token-of-quiet")).answer;
+    expect(quiet.status).toBe(200);
+    expect(holds()).toBe(2);
+    // Once the quiet firm has sent nothing for a second, the busy firm is alone again and takes the free places.
+    await vi.waitFor(() => expect(holds()).toBe(4), { timeout: 3_000 });
+    expect(performance.now() - quietAt).toBeGreaterThanOrEqual(1_000);
+    releaseHeld();
+    for (const { answer } of busy) expect((await answer).status).toBe(200);
+  });
+
   it("frees the place of an answer its reader does not take, and cuts it at API_ANSWER_DEADLINE_MS", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "1");
     vi.stubEnv("API_MAX_QUEUE_MS", "2000");
