@@ -8,6 +8,7 @@ import { auditedChange, systemActor } from "@/lib/audit/mutations";
 import { prisma } from "@/lib/db/client";
 import { inSpan } from "@/lib/observability/spans";
 import { webhookDisabled } from "./audit";
+import { deliveriesPerTenant, heldSlots, takeSlots } from "./delivery-slots";
 import {
   FAILING_DISABLES_AFTER_MS,
   MAX_ATTEMPTS,
@@ -34,6 +35,12 @@ export interface DispatchOptions {
   send?: Sender;
 }
 
+/** What a claim leaves to others: each firm's attempts at most `perTenant`, counting those `busy` already runs. */
+interface ClaimShares {
+  perTenant?: number;
+  busy?: { tenantIds: number[]; held: number[] };
+}
+
 interface Claimed {
   tenant_id: number;
   id: number;
@@ -53,33 +60,53 @@ export type RawQuery = <T>(sql: string, ...params: unknown[]) => Promise<T[]>;
 
 /**
  * Claims up to `limit` due deliveries in one statement: each claimed row has its attempt counted and its next
- * attempt moved a lease ahead, and rows another instance holds locked are skipped rather than waited for.
+ * attempt moved a lease ahead, and rows another instance holds locked are skipped rather than waited for. The firms
+ * take turns (each one's first due delivery, then each one's second, …), each up to `perTenant` attempts open with
+ * those it already runs (`busy`), so that one firm's backlog never holds back another's deliveries.
  */
-export function claimDue(query: RawQuery, now: Date, { limit = 20, tenantId, deliveryId }: DispatchOptions) {
+export function claimDue(
+  query: RawQuery,
+  now: Date,
+  { limit = 20, tenantId, deliveryId, perTenant, busy }: DispatchOptions & ClaimShares,
+) {
   const lease = new Date(now.getTime() + LEASE_MS);
   const due =
     deliveryId === undefined
       ? "dd.next_attempt_at <= $1 AND $4::int IS NULL"
       : "dd.id = $4::int AND dd.tenant_id = $3::int AND dd.attempts = 0";
   return query<Claimed>(
-    `UPDATE webhook_deliveries d
-        SET attempts = d.attempts + 1, next_attempt_at = $2, last_attempt_at = $1
-       FROM (SELECT dd.tenant_id, dd.id FROM webhook_deliveries dd
-              WHERE dd.status = 'pending' AND ${due} AND ($3::int IS NULL OR dd.tenant_id = $3::int)
-              ORDER BY dd.next_attempt_at, dd.id
-              LIMIT $5
-                FOR UPDATE SKIP LOCKED) due
-      WHERE d.tenant_id = due.tenant_id AND d.id = due.id
-  RETURNING d.tenant_id, d.id, d.attempts, d.endpoint_id, d.event_id`,
+    `WITH ranked AS (
+       SELECT dd.tenant_id, dd.id, dd.next_attempt_at,
+              row_number() OVER (PARTITION BY dd.tenant_id ORDER BY dd.next_attempt_at, dd.id) AS nth
+         FROM webhook_deliveries dd
+        WHERE dd.status = 'pending' AND ${due} AND ($3::int IS NULL OR dd.tenant_id = $3::int)),
+     picked AS (
+       SELECT r.tenant_id, r.id FROM ranked r
+         LEFT JOIN unnest($7::int[], $8::int[]) AS busy(tenant_id, held) ON busy.tenant_id = r.tenant_id
+        WHERE $6::int IS NULL OR r.nth <= $6::int - coalesce(busy.held, 0)
+        ORDER BY r.nth, r.next_attempt_at, r.id
+        LIMIT $5),
+     due AS (
+       SELECT dd.tenant_id, dd.id FROM webhook_deliveries dd JOIN picked USING (tenant_id, id)
+        WHERE dd.status = 'pending' AND ${due}
+          FOR UPDATE OF dd SKIP LOCKED)
+   UPDATE webhook_deliveries d
+      SET attempts = d.attempts + 1, next_attempt_at = $2, last_attempt_at = $1
+     FROM due
+    WHERE d.tenant_id = due.tenant_id AND d.id = due.id
+RETURNING d.tenant_id, d.id, d.attempts, d.endpoint_id, d.event_id`,
     now,
     lease,
     tenantId ?? null,
     deliveryId ?? null,
     limit,
+    perTenant ?? null,
+    busy?.tenantIds ?? [],
+    busy?.held ?? [],
   );
 }
 
-async function claim(now: Date, options: DispatchOptions): Promise<Claimed[]> {
+async function claim(now: Date, options: DispatchOptions & ClaimShares): Promise<Claimed[]> {
   const db = await prisma();
   return claimDue((sql, ...params) => db.$queryRawUnsafe(sql, ...params), now, options);
 }
@@ -90,13 +117,27 @@ export interface DispatchResult {
   failed: number;
 }
 
-/** One pass: claims what is due and delivers it (concurrently, each bounded by the 15 s timeout). */
+/**
+ * One pass: claims what is due, as much as this instance's free delivery slots allow (lib/webhooks/delivery-slots.ts),
+ * and delivers it (concurrently, each bounded by the 15 s timeout). What finds no slot stays due for a later pass.
+ */
 export async function deliverDue(options: DispatchOptions = {}): Promise<DispatchResult> {
   const now = options.now ?? (() => new Date());
-  const claimed = await claim(now(), options);
+  const busy = heldSlots();
+  const slots = takeSlots(options.limit ?? 20, options.tenantId);
+  let claimed: Claimed[];
+  try {
+    claimed =
+      slots.granted > 0
+        ? await claim(now(), { ...options, limit: slots.granted, perTenant: deliveriesPerTenant(), busy })
+        : [];
+  } catch (error) {
+    slots.release();
+    throw error;
+  }
   const send = options.send ?? httpSender();
-  const outcomes = await Promise.all(
-    claimed.map((row) =>
+  const attempts = claimed.map((row) =>
+    slots.run(row.tenant_id, () =>
       inSpan(
         "webhook delivery",
         { "cjt.tenant.id": row.tenant_id, "cjt.webhook.delivery.id": row.id, "cjt.webhook.attempt": row.attempts },
@@ -104,6 +145,8 @@ export async function deliverDue(options: DispatchOptions = {}): Promise<Dispatc
       ),
     ),
   );
+  slots.release();
+  const outcomes = await Promise.all(attempts);
   return {
     claimed: claimed.length,
     succeeded: outcomes.filter((ok) => ok).length,

@@ -240,6 +240,56 @@ describe("the attempts of a delivery", () => {
   });
 });
 
+describe("delivery slots", () => {
+  it("lets one firm's attempts take at most a quarter of the instance's slots; the rest wait for a later pass", async () => {
+    vi.stubEnv("WEBHOOKS_MAX_IN_FLIGHT", "8");
+    const db = await prisma();
+    const other = await call(webhooksRoute, "POST", "webhooks", {
+      token: await tokenFor("owner@birch.test"),
+      body: { url: receiver.url, events: ["client.created"] },
+    });
+    expect(other.status).toBe(201);
+    const otherHook = await db.webhookEndpoint.findFirstOrThrow({ where: { uuid: other.body.uuid } });
+    const due = async (endpoint: { id: number; tenantId: number }, count: number) => {
+      for (let i = 0; i < count; i++) {
+        const event = await db.webhookEvent.create({
+          data: {
+            tenantId: endpoint.tenantId,
+            msgId: `msg_slot_${endpoint.id}_${i}`,
+            type: "client.created",
+            body: "{}",
+          },
+        });
+        await db.webhookDelivery.create({
+          data: { tenantId: endpoint.tenantId, endpointId: endpoint.id, eventId: event.id },
+        });
+      }
+    };
+    await due(hook, 6);
+    await due(otherHook, 2);
+    receiver.delayMs = 300;
+    const later = () => new Date(Date.now() + 1000);
+    // Six passes of the busy firm's own (one after each of its writes) and the timer's, all at once.
+    const passes = await Promise.all([
+      ...Array.from({ length: 6 }, () => deliverDue({ tenantId: hook.tenantId, now: later })),
+      deliverDue({ now: later }),
+    ]);
+    const claimed = passes.reduce((sum, pass) => sum + pass.claimed, 0);
+    // Two of the busy firm's (a quarter of 8), and the other firm's two, though the busy firm's were due first.
+    expect(claimed).toBe(4);
+    const endpointsReached = receiver.received.map((r) => r.headers["webhook-id"]);
+    expect(endpointsReached).toHaveLength(4);
+    expect(await db.webhookDelivery.count({ where: { endpointId: otherHook.id, status: "succeeded" } })).toBe(2);
+    expect(await db.webhookDelivery.count({ where: { endpointId: hook.id, status: "pending", attempts: 0 } })).toBe(4);
+    // Slots given back: later passes deliver the rest, two at a time.
+    const rest = await deliverAllDue({ now: later });
+    expect(rest).toMatchObject({ claimed: 4, succeeded: 4 });
+    expect((await deliveriesOf()).every((d) => d.status === "succeeded" && d.attempts === 1)).toBe(true);
+    vi.unstubAllEnvs();
+    vi.stubEnv("WEBHOOKS_ALLOW_PRIVATE", "true");
+  });
+});
+
 describe("two dispatchers at once", () => {
   it("deliver every attempt exactly once", async () => {
     const db = await prisma();
