@@ -13,6 +13,11 @@ export interface RequestContext {
   tokenId?: number;
   /** Milliseconds spent waiting on database statements so far. */
   dbMs: number;
+  /**
+   * Given by the server's front door (lib/observability/api-request.ts): calls `done` with the bytes of the answer's
+   * body once it is sent or its connection has closed. Absent when a route handler is called in-process.
+   */
+  whenSent?: (done: (bytes: number) => void) => void;
 }
 
 const storage = ((globalThis as { __cjtRequestContext?: AsyncLocalStorage<RequestContext> }).__cjtRequestContext ??=

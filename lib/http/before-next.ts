@@ -8,6 +8,7 @@
 // - what only the framework or a trusted proxy may say of a request (request-target.ts), a method Next does not route
 //   (api-methods.ts) and a request Node cannot parse (client-error.ts): JSON answers, never text or a redirect.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import { observedFromFrontDoor } from "@/lib/observability/api-request";
 import { assignRequestId, errorBodyAtFrontDoor } from "@/lib/observability/request-id";
 import { mayRefuseMethod, refusedApiMethod } from "./api-methods";
 import { refusedApiPath, underApiV1 } from "./api-path";
@@ -49,18 +50,23 @@ export function installBeforeNext(frontDoor: FrontDoor) {
     if (event === "request") {
       const [request, response] = args as [IncomingMessage, ServerResponse];
       // First, so that every answer, this door's own included, carries the request's id.
-      assignRequestId(request, response);
+      const requestId = assignRequestId(request, response);
       clearRequestTarget(request);
       const refused = refusedBeforeNext(request.url ?? "/");
       if (refused) {
         void answer(response, refused);
         return true;
       }
+      // An API request reaches Next within its context (id, start, bytes sent), for its log line.
+      const toNext =
+        requestId !== null && underApiV1(request.url ?? "/")
+          ? observedFromFrontDoor(requestId, response, handOn)
+          : handOn;
       if (mayRefuseMethod(request.method ?? "", request.url ?? "/")) {
-        void refuseMethodOrPass(request, response, () => frontDoor(request, response, handOn));
+        void refuseMethodOrPass(request, response, () => frontDoor(request, response, toNext));
         return true;
       }
-      frontDoor(request, response, handOn);
+      frontDoor(request, response, toNext);
       return true;
     }
     return handOn();

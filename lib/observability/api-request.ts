@@ -1,9 +1,14 @@
 // What every API request leaves behind once answered (wrapped around the route wrapper, lib/api/route.ts): the
 // X-Request-Id header, the id in an error's body, one log line, the token's request log entry
 // (lib/request-log), and the request's attributes on the active trace span.
+// The request's context (its id, its start, its database time) is made at the server's front door
+// (lib/http/before-next.ts), which hands the request to Next within it and counts the answer's bytes as Node writes
+// them: the log line is written once the answer is sent, at no cost to the answer itself. A route handler called
+// in-process (the tests) makes its own, and its body is counted as it is read.
+import type { ServerResponse } from "node:http";
 import { trace } from "@opentelemetry/api";
-import { log } from "@/lib/core/log";
-import { type RequestContext, runInRequest } from "@/lib/core/request-context";
+import { requestLog } from "@/lib/core/log";
+import { currentRequest, type RequestContext, runInRequest } from "@/lib/core/request-context";
 import { recordTokenRequest } from "@/lib/request-log/buffer";
 import { requestIdOf } from "./request-id";
 
@@ -11,10 +16,38 @@ import { requestIdOf } from "./request-id";
 export const routeTemplate = (pathname: string) =>
   pathname.replace(/\/(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=\/|$)/gi, "/{id}");
 
+/**
+ * At the front door, for an API request with id `requestId`: counts the bytes of its answer's body as they are
+ * written, and returns `pass` made to hand the request to Next within the request's context.
+ */
+export function observedFromFrontDoor(requestId: string, response: ServerResponse, pass: () => void): () => void {
+  let bytes = 0;
+  const count = (chunk: unknown, encoding: unknown) => {
+    if (typeof chunk === "string")
+      bytes += Buffer.byteLength(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+    else if (chunk instanceof Uint8Array) bytes += chunk.byteLength;
+  };
+  const write = response.write;
+  response.write = function (this: ServerResponse, ...args: Parameters<typeof write>) {
+    count(args[0], args[1]);
+    return write.apply(this, args);
+  } as typeof write;
+  const end = response.end;
+  response.end = function (this: ServerResponse, ...args: Parameters<typeof end>) {
+    count(args[0], args[1]);
+    return end.apply(this, args);
+  } as typeof end;
+  const whenSent = (done: (sent: number) => void) => response.once("close", () => done(bytes));
+  return () => runInRequest({ requestId, startedAt: performance.now(), dbMs: 0, whenSent }, pass);
+}
+
 /** Runs `answer` as the request's work, then adds to its answer and records it. */
 export async function observeApiRequest(request: Request, answer: () => Promise<Response>): Promise<Response> {
-  const context: RequestContext = { requestId: requestIdOf(request), startedAt: performance.now(), dbMs: 0 };
-  const response = await runInRequest(context, answer);
+  const requestId = requestIdOf(request);
+  const atDoor = currentRequest();
+  const context: RequestContext =
+    atDoor?.requestId === requestId ? atDoor : { requestId, startedAt: performance.now(), dbMs: 0 };
+  const response = context === atDoor ? await answer() : await runInRequest(context, answer);
   const url = new URL(request.url);
   const error = response.status >= 400 ? await errorBody(response) : undefined;
   const answered = error ? withRequestIdInBody(response, error, context.requestId) : response;
@@ -35,7 +68,12 @@ export async function observeApiRequest(request: Request, answer: () => Promise<
       errors: answered.status < 500 ? (error?.errors ?? null) : null,
     });
   }
-  return logWhenSent(answered, (bytes) => logLine(context, request.method, route, answered, bytes));
+  const done = (bytes: number | null) => logLine(context, request.method, route, answered, bytes);
+  if (context.whenSent) {
+    context.whenSent(done);
+    return answered;
+  }
+  return countedAsRead(answered, done);
 }
 
 interface ErrorBody {
@@ -93,16 +131,17 @@ function logLine(context: RequestContext, method: string, route: string, respons
     rate_limit_remaining: remaining === null ? null : Number(remaining),
   };
   // Every request line is info, whatever its status: a 5xx's cause has its own error line (logError).
-  log().info(line, `${method} ${route} ${status}`);
+  requestLog().info(line, `${method} ${route} ${status}`);
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /**
- * Calls `done` with the bytes of the body once it is all sent (a 1,000-row page streams), or at once for an answer
- * without a body. A body its reader abandons is logged with the bytes sent so far.
+ * Without the front door (a route handler called in-process): calls `done` with the bytes of the body once it is all
+ * read (a 1,000-row page streams), or at once for an answer without a body. A body its reader abandons is logged with
+ * the bytes read so far.
  */
-function logWhenSent(response: Response, done: (bytes: number | null) => void): Response {
+function countedAsRead(response: Response, done: (bytes: number | null) => void): Response {
   if (!response.body) {
     done(0);
     return response;

@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { prisma } from "@/lib/db/client";
 import { createApiToken, generateTokenValue } from "@/lib/tokens";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
@@ -180,6 +180,27 @@ describe.skipIf(!built)("traces of the built server", () => {
     expect(line).toMatchObject({ status: 200, route: "/api/v1/clients", tenant_id: owner.tenantId });
     expect(line.db_ms).toBeGreaterThan(0);
   }, 60_000);
+
+  it("logs each answer once it is sent, with its body's bytes as the caller received them", async () => {
+    const lineOf = (requestId: string | null) =>
+      output
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l))
+        .find((l) => l.kind === "request" && l.request_id === requestId);
+    for (const [path, status] of [
+      ["/api/v1/me", 200],
+      ["/api/v1/clients?cursor=&limit=1000&include_archived=true", 200],
+      ["/api/v1/clients?limit=abc", 422],
+    ] as const) {
+      const res = await fetch(`http://127.0.0.1:${PORT}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(res.status).toBe(status);
+      const requestId = res.headers.get("x-request-id");
+      await vi.waitFor(() => expect(lineOf(requestId)).toBeDefined());
+      expect(lineOf(requestId)).toMatchObject({ status, bytes_out: body.length, route: path.split("?")[0] });
+    }
+  });
 
   it("answers a request refused at the front door with a request id, in the header and the body", async () => {
     const res = await client(PORT, { token } as BuiltServerDatabase)("GET", "/api/v1//me");
