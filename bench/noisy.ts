@@ -258,6 +258,8 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
   const rateA = 10 * rateB;
   const phaseSeconds = setting(smoke, "BENCH_NOISY_SECONDS", 20, 2);
   const combinations = setting(smoke, "BENCH_NOISY_COMBOS", 10_000, 200);
+  // BENCH_NOISY_PHASES: some of webhooks,bodies,readers,pages,searches,filters (default all; B alone always runs).
+  const chosenPhases = process.env.BENCH_NOISY_PHASES?.split(",");
 
   const session = new pg.Client({ connectionString: ctx.databaseUrl });
   await session.connect();
@@ -329,8 +331,13 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
       a: string[];
     }
     const phases: PhaseResult[] = [];
-    /** B's mix while `abuse` runs (A's outcomes), until `abuse` ends. */
-    async function phase(name: string, abuse: (stopped: () => boolean) => Promise<{ a: string[] }>) {
+    /** B's mix while `abuse` runs (A's outcomes), until `abuse` ends; false when BENCH_NOISY_PHASES leaves it out. */
+    async function phase(
+      key: string,
+      name: string,
+      abuse: (stopped: () => boolean) => Promise<{ a: string[] }>,
+    ): Promise<boolean> {
+      if (key !== "alone" && chosenPhases && !chosenPhases.includes(key)) return false;
       progress(`noisy neighbour: ${name}`);
       let over = false;
       const b = openLoop(rateB, () => over, callB);
@@ -338,6 +345,7 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
         over = true;
       });
       phases.push({ name, b: await b, ...a });
+      return true;
     }
     const forSeconds = (stopped: () => boolean) => {
       const end = performance.now() + phaseSeconds * 1000;
@@ -360,19 +368,21 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
       };
     }
 
-    await phase("B alone", async (stopped) => {
+    await phase("alone", "B alone", async (stopped) => {
       const end = forSeconds(stopped);
       while (!end()) await sleep(50);
       return { a: [] };
     });
     const memoryAtStart = await backendMemory(session);
 
-    await phase("webhook tests to a receiver that answers after 12 s", (stopped) =>
+    await phase("webhooks", "webhook tests to a receiver that answers after 12 s", (stopped) =>
       httpAbuse(stopped, () => ({ method: "POST", path: `${API}/webhooks/${endpoint}/test` })),
     );
-    await phase("POST bodies sent a byte every 3 s", (stopped) => rawAbuse(stopped, "slow body"));
-    await phase("readers of a 1,000-client sync page that stop reading", (stopped) => rawAbuse(stopped, "slow reader"));
-    await phase("1,000-row pages", (stopped) =>
+    await phase("bodies", "POST bodies sent a byte every 3 s", (stopped) => rawAbuse(stopped, "slow body"));
+    await phase("readers", "readers of a 1,000-client sync page that stop reading", (stopped) =>
+      rawAbuse(stopped, "slow reader"),
+    );
+    await phase("pages", "1,000-row pages", (stopped) =>
       httpAbuse(stopped, (i) => ({
         method: "GET",
         path: i % 2 ? `${API}/time-logs?per_page=1000` : `${API}/clients?limit=1000&include_archived=true`,
@@ -385,28 +395,32 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
       `${API}/contacts?search=priya&limit=50`,
       `${API}/clients/search?q=oak`,
     ];
-    await phase("broad searches", (stopped) =>
+    await phase("searches", "broad searches", (stopped) =>
       httpAbuse(stopped, (i) => ({ method: "GET", path: searches[i % searches.length] })),
     );
     const memoryBefore = await backendMemory(session);
     let distinct = 0;
     // Readings after each quarter of the combinations, one after another on the session: bounded memory levels off.
     const quarters: Promise<Map<number, number> | null>[] = [];
-    await phase(`${combinations.toLocaleString("en")} distinct list filter combinations`, async (stopped) => {
-      // Until that many have been answered (each a statement text of its own at most), within a time bound.
-      const bound = performance.now() + Math.max(phaseSeconds, (10 * combinations) / rateA) * 1000;
-      const sent = await openLoop(
-        rateA,
-        () => stopped() || distinct >= combinations || performance.now() >= bound,
-        (_, due) =>
-          send(agentA, port, ctx.tokenA, { method: "GET", path: nextCombination() }, due, A_TIMEOUT_MS).then((s) => {
-            if (s.outcome === "200" && ++distinct % Math.ceil(combinations / 4) === 0 && distinct < combinations)
-              quarters.push((quarters.at(-1) ?? Promise.resolve(null)).then(() => backendMemory(session)));
-            return s;
-          }),
-      );
-      return { a: sent.map((s) => s.outcome) };
-    });
+    const filtered = await phase(
+      "filters",
+      `${combinations.toLocaleString("en")} distinct list filter combinations`,
+      async (stopped) => {
+        // Until that many have been answered (each a statement text of its own at most), within a time bound.
+        const bound = performance.now() + Math.max(phaseSeconds, (10 * combinations) / rateA) * 1000;
+        const sent = await openLoop(
+          rateA,
+          () => stopped() || distinct >= combinations || performance.now() >= bound,
+          (_, due) =>
+            send(agentA, port, ctx.tokenA, { method: "GET", path: nextCombination() }, due, A_TIMEOUT_MS).then((s) => {
+              if (s.outcome === "200" && ++distinct % Math.ceil(combinations / 4) === 0 && distinct < combinations)
+                quarters.push((quarters.at(-1) ?? Promise.resolve(null)).then(() => backendMemory(session)));
+              return s;
+            }),
+        );
+        return { a: sent.map((s) => s.outcome) };
+      },
+    );
     const memoryAfter = await backendMemory(session);
     const memoryQuarters = await Promise.all(quarters);
 
@@ -490,7 +504,9 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
       met: p.success >= 0.99 && p.p99 <= 2 * alone.p99,
     }));
     const memoryLines: string[] = [];
-    if (memoryAtStart && memoryBefore && memoryAfter) {
+    if (!filtered)
+      memoryLines.push("PostgreSQL backend memory: not measured (the filter combinations did not run).", "");
+    else if (memoryAtStart && memoryBefore && memoryAfter) {
       const both = [...memoryBefore.keys()].filter((pid) => memoryAfter.has(pid));
       const before = sum(both.map((pid) => memoryBefore.get(pid)!));
       const after = sum(both.map((pid) => memoryAfter.get(pid)!));
