@@ -299,7 +299,10 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
     // A's endpoint, pointing at the slow receiver (one left by an interrupted run is removed first).
     const listed = await fetch(`http://127.0.0.1:${port}${API}/webhooks`, {
       headers: { Authorization: `Bearer ${ctx.tokenA}` },
-    }).then((r) => r.json() as Promise<{ data: { uuid: string; description: string | null }[] }>);
+    }).then(async (r) => {
+      if (r.status !== 200) throw new Error(`Listing A's webhook endpoints answered ${r.status}: ${await r.text()}`);
+      return r.json() as Promise<{ data: { uuid: string; description: string | null }[] }>;
+    });
     for (const old of listed.data.filter((w) => w.description === ENDPOINT_DESCRIPTION))
       await call(ctx.tokenA, "DELETE", `${API}/webhooks/${old.uuid}`);
     const created = await fetch(`http://127.0.0.1:${port}${API}/webhooks`, {

@@ -21,11 +21,22 @@ export const routeTemplate = (pathname: string) =>
  * written, and returns `pass` made to hand the request to Next within the request's context.
  */
 export function observedFromFrontDoor(requestId: string, response: ServerResponse, pass: () => void): () => void {
-  let bytes = 0;
+  const whenSent = countBytesSent(response);
+  return () => runInRequest({ requestId, startedAt: performance.now(), dbMs: 0, whenSent }, pass);
+}
+
+/**
+ * Counts the bytes of the response's body as Node writes them; the function returned calls `done` with them once the
+ * answer is sent or its connection has closed. Made apart, so that what it keeps holds no reference to the response:
+ * timers and sockets made while a request runs keep its context (AsyncLocalStorage), and through a response the
+ * context would keep the requests before it, one after another.
+ */
+function countBytesSent(response: ServerResponse): NonNullable<RequestContext["whenSent"]> {
+  const sent: { bytes: number; closed: boolean; done?: (bytes: number) => void } = { bytes: 0, closed: false };
   const count = (chunk: unknown, encoding: unknown) => {
     if (typeof chunk === "string")
-      bytes += Buffer.byteLength(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
-    else if (chunk instanceof Uint8Array) bytes += chunk.byteLength;
+      sent.bytes += Buffer.byteLength(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+    else if (chunk instanceof Uint8Array) sent.bytes += chunk.byteLength;
   };
   const write = response.write;
   response.write = function (this: ServerResponse, ...args: Parameters<typeof write>) {
@@ -37,8 +48,15 @@ export function observedFromFrontDoor(requestId: string, response: ServerRespons
     count(args[0], args[1]);
     return end.apply(this, args);
   } as typeof end;
-  const whenSent = (done: (sent: number) => void) => response.once("close", () => done(bytes));
-  return () => runInRequest({ requestId, startedAt: performance.now(), dbMs: 0, whenSent }, pass);
+  response.once("close", () => {
+    sent.closed = true;
+    sent.done?.(sent.bytes);
+    sent.done = undefined;
+  });
+  return (done) => {
+    if (sent.closed) done(sent.bytes);
+    else sent.done = done;
+  };
 }
 
 /** Runs `answer` as the request's work, then adds to its answer and records it. */

@@ -8,6 +8,8 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import { type AddressInfo, connect } from "node:net";
 import { availableParallelism } from "node:os";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   admitOrQueue,
@@ -32,6 +34,10 @@ let bigAnswerClosed: (() => void) | undefined;
 let held = Promise.resolve();
 /** How many chunks the stand-in's streamed answer has made (a page's statements, in the app). */
 let streamChunks = 0;
+/** The responses of the requests to /api/v1/weak-*, to see whether any is kept once answered. */
+const weakResponses: WeakRef<object>[] = [];
+/** As a pooled connection opened while answering: something long-lived made within a request's work (its context). */
+const openLongLived = () => setTimeout(Boolean, 60_000).unref();
 const STREAM_CHUNKS = 16;
 /** How many chunks the stream had made when each request reached the stand-in. */
 const chunksWhenReached = new Map<string, number>();
@@ -48,6 +54,10 @@ beforeAll(async () => {
     reachedNext.push(request.url!);
     chunksWhenReached.set(request.url!, streamChunks);
     if (request.url!.startsWith("/api/v1/hold")) await held;
+    if (request.url!.startsWith("/api/v1/weak-")) {
+      weakResponses.push(new WeakRef(response));
+      openLongLived();
+    }
     if (request.url!.startsWith("/api/v1/stream")) {
       // As Next pipes a streamed page: the next chunk is made once the last was taken ('drain').
       response.writeHead(200, { "Content-Type": "application/json" });
@@ -399,6 +409,21 @@ describe("the limit of API requests in flight, at the server", () => {
     expect(received).toBeGreaterThan(STREAM_CHUNKS * 1024 * 1024);
     expect((await next.answer).status).toBe(200);
     expect(chunksWhenReached.get("/api/v1/next-after-stream")).toBe(STREAM_CHUNKS);
+  });
+
+  it("keeps nothing of an answered request, when requests are admitted one after another's end", async () => {
+    vi.stubEnv("API_MAX_IN_FLIGHT", "1");
+    vi.stubEnv("API_MAX_QUEUE_MS", "10000");
+    // Each admitted as the one before ends: whatever its admission makes (timers) is made within that one's context.
+    const sent = Array.from({ length: 30 }, (_, i) => send(`/api/v1/weak-${i}`));
+    for (const { answer } of sent) expect((await answer).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    gc();
+    gc();
+    expect(weakResponses).toHaveLength(30);
+    expect(weakResponses.filter((ref) => ref.deref() !== undefined).length).toBeLessThanOrEqual(2);
   });
 
   it("is off at API_MAX_IN_FLIGHT=0", async () => {
