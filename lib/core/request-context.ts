@@ -13,11 +13,20 @@ export interface RequestContext {
   tokenId?: number;
   /** Milliseconds spent waiting on database statements so far. */
   dbMs: number;
-  /**
-   * Given by the server's front door (lib/observability/api-request.ts): calls `done` with the bytes of the answer's
-   * body once it is sent or its connection has closed. Absent when a route handler is called in-process.
-   */
-  whenSent?: (done: (bytes: number) => void) => void;
+  /** The answer as the server's front door counts it (lib/observability/api-request.ts); absent in-process. */
+  sent?: AnswerSent;
+}
+
+/**
+ * What the front door knows of an answer: the bytes of its body written so far, whether its connection has closed,
+ * and who to tell the bytes once it has. Plain data: timers and sockets made while a request runs keep its context
+ * (AsyncLocalStorage), and a context that reached the response (or any function holding it) would keep the requests
+ * before it, one after another.
+ */
+export interface AnswerSent {
+  bytes: number;
+  closed: boolean;
+  done?: (bytes: number) => void;
 }
 
 const storage = ((globalThis as { __cjtRequestContext?: AsyncLocalStorage<RequestContext> }).__cjtRequestContext ??=

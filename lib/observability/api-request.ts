@@ -8,7 +8,7 @@
 import type { ServerResponse } from "node:http";
 import { trace } from "@opentelemetry/api";
 import { requestLog } from "@/lib/core/log";
-import { currentRequest, type RequestContext, runInRequest } from "@/lib/core/request-context";
+import { type AnswerSent, currentRequest, type RequestContext, runInRequest } from "@/lib/core/request-context";
 import { recordTokenRequest } from "@/lib/request-log/buffer";
 import { requestIdOf } from "./request-id";
 
@@ -21,18 +21,7 @@ export const routeTemplate = (pathname: string) =>
  * written, and returns `pass` made to hand the request to Next within the request's context.
  */
 export function observedFromFrontDoor(requestId: string, response: ServerResponse, pass: () => void): () => void {
-  const whenSent = countBytesSent(response);
-  return () => runInRequest({ requestId, startedAt: performance.now(), dbMs: 0, whenSent }, pass);
-}
-
-/**
- * Counts the bytes of the response's body as Node writes them; the function returned calls `done` with them once the
- * answer is sent or its connection has closed. Made apart, so that what it keeps holds no reference to the response:
- * timers and sockets made while a request runs keep its context (AsyncLocalStorage), and through a response the
- * context would keep the requests before it, one after another.
- */
-function countBytesSent(response: ServerResponse): NonNullable<RequestContext["whenSent"]> {
-  const sent: { bytes: number; closed: boolean; done?: (bytes: number) => void } = { bytes: 0, closed: false };
+  const sent: AnswerSent = { bytes: 0, closed: false };
   const count = (chunk: unknown, encoding: unknown) => {
     if (typeof chunk === "string")
       sent.bytes += Buffer.byteLength(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
@@ -53,10 +42,7 @@ function countBytesSent(response: ServerResponse): NonNullable<RequestContext["w
     sent.done?.(sent.bytes);
     sent.done = undefined;
   });
-  return (done) => {
-    if (sent.closed) done(sent.bytes);
-    else sent.done = done;
-  };
+  return () => runInRequest({ requestId, startedAt: performance.now(), dbMs: 0, sent }, pass);
 }
 
 /** Runs `answer` as the request's work, then adds to its answer and records it. */
@@ -87,8 +73,10 @@ export async function observeApiRequest(request: Request, answer: () => Promise<
     });
   }
   const done = (bytes: number | null) => logLine(context, request.method, route, answered, bytes);
-  if (context.whenSent) {
-    context.whenSent(done);
+  const { sent } = context;
+  if (sent) {
+    if (sent.closed) done(sent.bytes);
+    else sent.done = done;
     return answered;
   }
   return countedAsRead(answered, done);
