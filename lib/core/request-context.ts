@@ -6,8 +6,13 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 export interface RequestContext {
   requestId: string;
-  /** performance.now() when the request reached the app. */
+  /** performance.now() when the request reached the app (was handed to Next). */
   startedAt: number;
+  /**
+   * Milliseconds from the request's arrival at the server to startedAt: its body's arrival and its wait for a place
+   * (lib/api/in-flight.ts). Absent in-process.
+   */
+  waitMs?: number;
   tenantId?: number;
   userId?: number;
   tokenId?: number;

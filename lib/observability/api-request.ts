@@ -42,7 +42,11 @@ export function observedFromFrontDoor(requestId: string, response: ServerRespons
     sent.done?.(sent.bytes);
     sent.done = undefined;
   });
-  return () => runInRequest({ requestId, startedAt: performance.now(), dbMs: 0, sent }, pass);
+  const arrivedAt = performance.now();
+  return () => {
+    const startedAt = performance.now();
+    runInRequest({ requestId, startedAt, waitMs: startedAt - arrivedAt, dbMs: 0, sent }, pass);
+  };
 }
 
 /** Runs `answer` as the request's work, then adds to its answer and records it. */
@@ -130,6 +134,7 @@ function logLine(context: RequestContext, method: string, route: string, respons
     status,
     duration_ms: round(performance.now() - context.startedAt),
     db_ms: round(context.dbMs),
+    wait_ms: context.waitMs === undefined ? null : round(context.waitMs),
     tenant_id: context.tenantId ?? null,
     user_id: context.userId ?? null,
     token_id: context.tokenId ?? null,

@@ -1,5 +1,6 @@
 // One firm can never take the API from another (decisions.md, Capacity): while tenant A abuses the built server (slow
-// bodies, webhook tests to a receiver that sleeps), tenant B's requests are answered 200, not 503. The places are few (API_MAX_IN_FLIGHT=2) and the deadlines short here;
+// bodies, long pages it does not read, webhook tests to a receiver that sleeps), tenant B's requests are answered
+// 200, not 503. The places are few (API_MAX_IN_FLIGHT=2) and the deadlines short here;
 // `npm run build` first.
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -55,6 +56,17 @@ describe.skipIf(!built || process.env.DATABASE_URL)("tenant B while tenant A abu
     tokenB = await database.read(async (db) => {
       const user = await db.user.findFirstOrThrow({ where: { email: "owner@birch.test" } });
       return (await createApiToken(db, { tenantId: user.tenantId, userId: user.id }, "tenant B")).token;
+    });
+    // Enough of A's clients, each long enough, that a 1,000-client page is larger than the sockets' buffers.
+    await database.read(async (db) => {
+      const owner = await db.user.findFirstOrThrow({ where: { email: "owner@acme.test" } });
+      await db.client.createMany({
+        data: Array.from({ length: 1_000 }, (_, i) => ({
+          tenantId: owner.tenantId,
+          name: `Long record ${i}`,
+          streetAddress: `${i} ${"Long Street ".repeat(1_000)}`,
+        })),
+      });
     });
     receiver = await startReceiver();
     server = await startServer(PORT, database, LIMITS);
@@ -123,6 +135,29 @@ describe.skipIf(!built || process.env.DATABASE_URL)("tenant B while tenant A abu
     const created = await send("POST", "/api/v1/clients", { body: { name: "Sent in two halves" } });
     expect(created.status).toBe(201);
     expect(created.body.name).toBe("Sent in two halves");
+  });
+
+  it("slow readers: A's long pages that are not read hold no place; B is answered 200 meanwhile", async () => {
+    // B sent nothing for a while: A, alone, may take every place, and its pages do.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const readers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        rawRequest(
+          "GET /api/v1/clients?cursor=&limit=1000&include_archived=true HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+            `Authorization: Bearer ${database.token}\r\nAccept: application/json\r\n\r\n`,
+        ),
+      ),
+    );
+    // Read nothing: each page (about 12 MB) fills the sockets' buffers and waits for its reader.
+    for (const { socket } of readers) socket.pause();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    try {
+      const statuses = await tenantB(2_000);
+      expect(statuses.length).toBeGreaterThan(2);
+      expect(statuses.every((status) => status === 200)).toBe(true);
+    } finally {
+      for (const { socket } of readers) socket.destroy();
+    }
   });
 
   it("webhook tests to a receiver that sleeps 12 s answer 202 at once; the attempts are recorded after", async () => {
