@@ -292,6 +292,9 @@ export function preparedStatementsMax(): number {
  * statement. The server enforces the statement limit (statement_timeout in the startup packet, so it holds on every
  * pooled connection without a session SET); pgbouncer 1.18 refuses that parameter, so with `pgbouncer=true` in the URL
  * it is not sent and the operator sets it on the role instead. A client-side deadline just past it holds either way.
+ * Likewise a statement runs on its own backend alone: PostgreSQL's parallel workers (max_parallel_workers_per_gather,
+ * DATABASE_MAX_PARALLEL_WORKERS, default 0) would let one request's statement take every CPU of the database server,
+ * and a place among the requests in flight stand for several backends' work (decisions.md, Capacity).
  */
 const setting = (name: string, fallback: number) => Number(process.env[name] || fallback);
 
@@ -300,6 +303,11 @@ function waits() {
     statementTimeout: setting("DATABASE_STATEMENT_TIMEOUT_MS", 5_000),
     connectTimeout: setting("DATABASE_CONNECT_TIMEOUT_MS", 3_000),
   };
+}
+
+/** DATABASE_MAX_PARALLEL_WORKERS: PostgreSQL's parallel workers a statement of the app's may use (default 0). */
+export function parallelWorkers(): number {
+  return Number(process.env.DATABASE_MAX_PARALLEL_WORKERS || 0);
 }
 
 /**
@@ -322,7 +330,9 @@ export function poolConfig(url: string): pg.PoolConfig {
     // Replacing a connection now and then bounds what else a backend accumulates (its caches of the catalog).
     maxUses: 10_000,
     connectionTimeoutMillis: connectTimeout,
-    ...(behindPgbouncer ? {} : { statement_timeout: statementTimeout }),
+    ...(behindPgbouncer
+      ? {}
+      : { statement_timeout: statementTimeout, options: `-c max_parallel_workers_per_gather=${parallelWorkers()}` }),
     query_timeout: statementTimeout + 1_000,
   };
 }

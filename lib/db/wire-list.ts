@@ -107,12 +107,12 @@ function pageJson(scope: TenantScope, list: WireList) {
 type FirstRows<Extra> = { json: string; rest: number[] | null } & Extra;
 
 /**
- * Statements of a streamed page's later rows in flight at once: while one chunk is written to the caller, the next two
- * are read, on two connections, so a long page waits for the slowest chunk of each pair rather than for every chunk
- * in turn (a 1,000-client sync page: four chunks of about 20 ms each). At most this many chunks and the one being
- * written are held.
+ * Statements of a streamed page's later rows in flight at once: while one chunk is written to the caller, the next is
+ * read. One, so that a request's place among those in flight stands for one pooled connection (decisions.md,
+ * Capacity): with two, a firm's four pages held twelve of the pool's ten connections, and ran three statements beside
+ * every other firm's one (bench/RESULTS.md, the noisy neighbour). At most this chunk and the one being written are held.
  */
-const READ_AHEAD = 2;
+const READ_AHEAD = 1;
 
 /** The page's rows: the first ones' JSON, and the rest's read on demand, STREAMED_ROWS a statement, in order. */
 function pageRows(scope: TenantScope, list: WireList, { json, rest }: FirstRows<unknown>) {
