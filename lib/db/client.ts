@@ -327,8 +327,10 @@ export function poolConfig(url: string): pg.PoolConfig {
     connectionString: url,
     Client: SerialClient,
     max: setting("DATABASE_POOL_SIZE", 10),
-    // Replacing a connection now and then bounds what else a backend accumulates (its caches of the catalog).
-    maxUses: 10_000,
+    // Replacing a connection now and then (DATABASE_POOL_MAX_USES, default 10,000 statements or transactions) bounds
+    // what else a backend accumulates: its caches of the catalog, and the working memory of sorts and hashes that
+    // PostgreSQL frees but its allocator keeps.
+    maxUses: setting("DATABASE_POOL_MAX_USES", 10_000),
     connectionTimeoutMillis: connectTimeout,
     ...(behindPgbouncer
       ? {}
