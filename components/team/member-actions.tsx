@@ -9,7 +9,7 @@ import {
   updateMemberAction,
 } from "@/app/settings/team/actions";
 import { ConfirmButton } from "../confirm-button";
-import { dangerButton, focusRing, primaryButton, secondaryButton } from "../styles";
+import { focusRing, primaryButton, secondaryButton } from "../styles";
 import { SubmitButton } from "../submit-button";
 import { AccessFields, type Choice } from "./access-fields";
 import { useAnnounce } from "./announcer";
