@@ -332,9 +332,16 @@ export function poolConfig(url: string): pg.PoolConfig {
     // PostgreSQL frees but its allocator keeps.
     maxUses: setting("DATABASE_POOL_MAX_USES", 10_000),
     connectionTimeoutMillis: connectTimeout,
+    // JIT off: PostgreSQL compiles a statement whose estimated cost passes jit_above_cost (some of a list's filter
+    // combinations on a large firm) with LLVM, and the backends that compile keep more memory: under the noisy
+    // bench's filter combinations 9 MB backends grew to 22-25 MB with JIT, and levelled off at 13 MB without
+    // (bench/RESULTS.md). An API's statements, planned to answer in milliseconds, do not repay a compile.
     ...(behindPgbouncer
       ? {}
-      : { statement_timeout: statementTimeout, options: `-c max_parallel_workers_per_gather=${parallelWorkers()}` }),
+      : {
+          statement_timeout: statementTimeout,
+          options: `-c max_parallel_workers_per_gather=${parallelWorkers()} -c jit=off`,
+        }),
     query_timeout: statementTimeout + 1_000,
   };
 }
