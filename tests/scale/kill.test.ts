@@ -105,7 +105,9 @@ describe.runIf(enabled)("kill -9 of one instance under a write load", () => {
       const inFlight = async () =>
         (
           await client.idempotencyKey.findMany({
-            where: { tenantId: owner.tenantId, key: { startsWith: `kill-${run}-` }, status: null },
+            // Not written: a write that committed before the lock, its answer not yet stored, may still be answered
+            // by the first instance before the kill (seen once in CI); an unwritten one waits on the lock.
+            where: { tenantId: owner.tenantId, key: { startsWith: `kill-${run}-` }, status: null, written: false },
             select: { key: true },
           })
         ).map((row) => row.key);
@@ -137,14 +139,11 @@ describe.runIf(enabled)("kill -9 of one instance under a write load", () => {
     for (const { i, answer } of outcomes)
       if (answer?.status === 201) expect(byName.get(nameOf(i))?.[0].uuid).toBe(answer.body.uuid);
 
-    // The keys the dead instance held were taken over on the second (after 409s while its lease ran out) and written,
-    // but for one whose write had committed before the kill (not yet answered): its retry is told so.
+    // The keys the dead instance held in their write were taken over on the second (after 409s while its lease ran
+    // out) and written.
     const held = outcomes.filter(({ i }) => heldAtKill.includes(keyOf(i)));
     expect(held.length).toBeGreaterThanOrEqual(3);
-    const takenOver = held.filter(({ answer }) => answer?.status === 201);
-    expect(held.filter(({ answer }) => answer?.status !== 201 && !answerLost(answer))).toEqual([]);
-    expect(takenOver.length).toBeGreaterThan(0);
-    for (const { attempts } of takenOver) expect(attempts.at(-1)).toBe(`${SECOND}:201`);
+    expect(held.map(({ attempts }) => attempts.at(-1))).toEqual(held.map(() => `${SECOND}:201`));
   }, 180_000);
 });
 
