@@ -8,7 +8,8 @@
 // longest queue when more than MAX_WAITING wait) is answered 503 with Retry-After.
 // Waiting requests queue per tenant (known at the door from the bearer token's hash, remembered after authentication;
 // anything else waits in one anonymous queue, so a client cannot place itself in another firm's queue). While more than
-// one tenant is active (a request in flight, waiting, or arrived within the last ACTIVE_MS), each holds at most its
+// one tenant is active (a request in flight, waiting, or arrived within the last ACTIVE_MS; the anonymous queue only
+// while in flight or waiting), each holds at most its
 // fair share of the places (the limit divided among them, at least one), even if that leaves a place free: the free
 // place is what another firm's next request finds at once, and its request then runs beside fewer of the busy firm's
 // on the same CPUs (bench/RESULTS.md, the noisy neighbour). A free place goes to the waiting tenant with the fewest
@@ -202,15 +203,20 @@ function admitArrived(request: IncomingMessage, response: ServerResponse, pass: 
   wait(key, { response, since: performance.now(), admit: () => enter(key, response, pass) });
 }
 
-/** Notes `key` as active now (least recently seen first: lapsed tenants are at the front). */
+/**
+ * Notes `key` as active now (least recently seen first: lapsed tenants are at the front). Not the anonymous queue: a
+ * new token's first request, or a stranger's, would otherwise count as a second firm for ACTIVE_MS and halve the share
+ * of a firm alone (a request a second without a token would keep it halved); it counts while it holds or waits.
+ */
 function seen(key: string, now = performance.now()) {
+  if (key === ANONYMOUS) return;
   state.lastSeen.delete(key);
   state.lastSeen.set(key, now);
 }
 
 /**
- * How many tenants are active: a request in flight or waiting, or one arrived within ACTIVE_MS. Lapsed ones are
- * forgotten; one still holding or waiting is kept (seen again now).
+ * How many tenants are active: a request in flight or waiting, or one arrived within ACTIVE_MS (the anonymous queue
+ * only while it holds or waits). Lapsed ones are forgotten; one still holding or waiting is kept (seen again now).
  */
 function activeTenants(now = performance.now()): number {
   for (const [key, at] of state.lastSeen) {
@@ -218,7 +224,8 @@ function activeTenants(now = performance.now()): number {
     if (state.holding.has(key) || state.queues.has(key)) seen(key, now);
     else state.lastSeen.delete(key);
   }
-  return state.lastSeen.size;
+  const anonymous = state.holding.has(ANONYMOUS) || state.queues.has(ANONYMOUS);
+  return state.lastSeen.size + (anonymous ? 1 : 0);
 }
 
 /** The places a tenant may hold at once: all of them alone, else the limit divided among the active tenants. */

@@ -330,6 +330,36 @@ describe("the limit of API requests in flight, at the server", () => {
     for (const { answer } of busy) expect((await answer).status).toBe(200);
   });
 
+  it("counts requests of no known firm as a firm only while they are in flight: after one, a firm alone keeps every place", async () => {
+    vi.stubEnv("API_MAX_IN_FLIGHT", "4");
+    vi.stubEnv("API_MAX_QUEUE_MS", "10000");
+    const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+    rememberTokenTenant(createHash("sha256").update("token-of-busy").digest("hex"), 3);
+    const holds = () => reachedNext.filter((url) => url === "/api/v1/hold").length;
+    // Whatever firm an earlier test left active lapses.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    reachedNext = [];
+    // A stranger's request (a token no firm holds: a new token's first request looks the same at the door), answered.
+    expect((await send("/api/v1/stranger", bearer("token-of-nobody")).answer).status).toBe(200);
+    // Within the second after it, the firm alone takes every place (with the stranger counted, two of the four).
+    holdRequests();
+    const alone = Array.from({ length: 4 }, () => send("/api/v1/hold", bearer("token-of-busy")));
+    await vi.waitFor(() => expect(holds()).toBe(4), { timeout: 500 });
+    releaseHeld();
+    for (const { answer } of alone) expect((await answer).status).toBe(200);
+    reachedNext = [];
+    // A stranger's request in flight still counts: the firm then holds its share, two, and one place stays free.
+    holdRequests();
+    const stranger = send("/api/v1/hold", bearer("token-of-nobody"));
+    await vi.waitFor(() => expect(holds()).toBe(1));
+    const shared = Array.from({ length: 4 }, () => send("/api/v1/hold", bearer("token-of-busy")));
+    await vi.waitFor(() => expect(holds()).toBe(3));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(holds()).toBe(3);
+    releaseHeld();
+    for (const { answer } of [stranger, ...shared]) expect((await answer).status).toBe(200);
+  });
+
   it("frees the place of an answer its reader does not take, and cuts it at API_ANSWER_DEADLINE_MS", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "1");
     vi.stubEnv("API_MAX_QUEUE_MS", "2000");
