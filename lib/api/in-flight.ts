@@ -9,10 +9,13 @@
 // Waiting requests queue per tenant (known at the door from the bearer token's hash, remembered after authentication;
 // anything else waits in one anonymous queue, so a client cannot place itself in another firm's queue). While more than
 // one tenant is active (a request in flight, waiting, or arrived within the last ACTIVE_MS; the anonymous queue only
-// while in flight or waiting), each holds at most its
-// fair share of the places (the limit divided among them, at least one), even if that leaves a place free: the free
-// place is what another firm's next request finds at once, and its request then runs beside fewer of the busy firm's
-// on the same CPUs (bench/RESULTS.md, the noisy neighbour). A free place goes to the waiting tenant with the fewest
+// while in flight or waiting), each holds at most its fair share of the places (the limit divided among them, at least
+// one), even if that leaves a place free: the free place is what another firm's next request finds at once, and its
+// request then runs beside fewer of the busy firm's on the same CPUs. And while one of them finds places at once (none
+// of its requests wait), a tenant whose requests wait holds at most half its share (at least one): the places are two
+// per CPU, so half a share is a share of the CPUs, and what the busy firm's work leaves of them is what the quiet firm's
+// requests run on (bench/RESULTS.md, the noisy neighbour: its p99 about halved, for a third of the busy firm's answers).
+// When every active tenant waits, each has its whole share. A free place goes to the waiting tenant with the fewest
 // requests in flight, in turn among equals: a firm sending ten times its share waits behind its own requests, and a
 // firm alone may use every place. Within a tenant's queue requests are
 // served in order of arrival, unless the queue is standing (its oldest has waited a fifth of the limit): then newest
@@ -231,6 +234,16 @@ function activeTenants(now = performance.now()): number {
 /** The places a tenant may hold at once: all of them alone, else the limit divided among the active tenants. */
 const fairShare = (limit: number) => Math.max(1, Math.floor(limit / Math.max(1, activeTenants())));
 
+/**
+ * The places a tenant whose requests wait may hold: half its fair share while an active tenant has none waiting (the
+ * headroom its requests find), else the whole share.
+ */
+function waitingShare(limit: number) {
+  const share = fairShare(limit);
+  const quietTenants = activeTenants() - state.queues.size;
+  return quietTenants > 0 ? Math.max(1, Math.floor(share / 2)) : share;
+}
+
 /** Whether `key` holds fewer places than its share. */
 const underShare = (key: string, share: number) => (state.holding.get(key) ?? 0) < share;
 
@@ -365,7 +378,7 @@ function admitWaiting() {
   const maxWait = queueWaitLimitMs();
   refuseExpired(performance.now(), maxWait);
   while (state.waitingCount > 0 && (limit <= 0 || state.count < limit)) {
-    const next = nextTenant(limit <= 0 ? Number.POSITIVE_INFINITY : fairShare(limit));
+    const next = nextTenant(limit <= 0 ? Number.POSITIVE_INFINITY : waitingShare(limit));
     if (!next) break;
     const entry = takeFrom(next[0], next[1], performance.now(), maxWait);
     if (waiting(entry)) entry.admit();

@@ -128,6 +128,18 @@ async function queueInTurn(names: string[]) {
   return sent;
 }
 
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+/** How many of the held requests have reached the stand-in for Next. */
+const holds = () => reachedNext.filter((url) => url === "/api/v1/hold").length;
+
+/** Four places and long waits; each token remembered as its firm's, as authentication does once it is known. */
+function fourPlaces(firmOfToken: Record<string, number>) {
+  vi.stubEnv("API_MAX_IN_FLIGHT", "4");
+  vi.stubEnv("API_MAX_QUEUE_MS", "10000");
+  for (const [token, firm] of Object.entries(firmOfToken))
+    rememberTokenTenant(createHash("sha256").update(token).digest("hex"), firm);
+}
+
 describe("the limit of API requests in flight, at the server", () => {
   it("holds a request past the limit until a place frees, then hands it to Next", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "2");
@@ -273,7 +285,6 @@ describe("the limit of API requests in flight, at the server", () => {
   it("serves tenants in turn: a free place goes to the tenant with the fewest in flight, not to the first waiting", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "2");
     vi.stubEnv("API_MAX_QUEUE_MS", "10000");
-    const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
     // As authentication does once each token is known: the door then queues them with their tenants.
     rememberTokenTenant(createHash("sha256").update("token-of-a").digest("hex"), 1);
     rememberTokenTenant(createHash("sha256").update("token-of-b").digest("hex"), 2);
@@ -298,12 +309,7 @@ describe("the limit of API requests in flight, at the server", () => {
   });
 
   it("gives a busy firm at most its fair share while another firm is active, and every place when it is alone", async () => {
-    vi.stubEnv("API_MAX_IN_FLIGHT", "4");
-    vi.stubEnv("API_MAX_QUEUE_MS", "10000");
-    const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-    rememberTokenTenant(createHash("sha256").update("token-of-busy").digest("hex"), 3);
-    rememberTokenTenant(createHash("sha256").update("token-of-quiet").digest("hex"), 4);
-    const holds = () => reachedNext.filter((url) => url === "/api/v1/hold").length;
+    fourPlaces({ "token-of-busy": 3, "token-of-quiet": 4 });
     // Alone, the busy firm uses every place.
     holdRequests();
     const alone = Array.from({ length: 4 }, () => send("/api/v1/hold", bearer("token-of-busy")));
@@ -330,12 +336,51 @@ describe("the limit of API requests in flight, at the server", () => {
     for (const { answer } of busy) expect((await answer).status).toBe(200);
   });
 
+  it("holds a firm whose requests wait to half its share while another firm's find places at once", async () => {
+    fourPlaces({ "token-of-busy": 3, "token-of-quiet": 4 });
+    expect((await send("/api/v1/quiet-1", bearer("token-of-quiet")).answer).status).toBe(200);
+    const quietAt = performance.now();
+    // Two of the busy firm's six take its share of the places; four wait.
+    holdRequests();
+    const busy = Array.from({ length: 6 }, () => send("/api/v1/hold", bearer("token-of-busy")));
+    await vi.waitFor(() => expect(holds()).toBe(2));
+    // Its two answered: of those waiting, one gets a place (half its share), and three places stay free.
+    releaseHeld();
+    holdRequests();
+    await vi.waitFor(() => expect(holds()).toBe(3));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(holds()).toBe(3);
+    const quiet = await send("/api/v1/quiet-2", bearer("token-of-quiet")).answer;
+    expect(quiet.status).toBe(200);
+    // Once the quiet firm has lapsed, the busy firm is alone and takes every place.
+    await vi.waitFor(() => expect(holds()).toBe(6), { timeout: 3_000 });
+    expect(performance.now() - quietAt).toBeGreaterThanOrEqual(1_000);
+    releaseHeld();
+    for (const { answer } of busy) expect((await answer).status).toBe(200);
+  });
+
+  it("gives each firm its whole share when every active firm's requests wait", async () => {
+    fourPlaces({ "token-of-busy": 3, "token-of-other-busy": 5 });
+    // Whatever firm an earlier test left active lapses: the busy firm is alone, takes every place and queues two.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    reachedNext = [];
+    holdRequests();
+    const first = Array.from({ length: 6 }, () => send("/api/v1/hold", bearer("token-of-busy")));
+    await vi.waitFor(() => expect(holds()).toBe(4));
+    // The other firm's three wait too: nobody finds a place at once, so no place is kept back.
+    const second = Array.from({ length: 3 }, () => send("/api/v1/hold", bearer("token-of-other-busy")));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    releaseHeld();
+    holdRequests();
+    await vi.waitFor(() => expect(holds()).toBe(8));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(holds()).toBe(8);
+    releaseHeld();
+    for (const { answer } of [...first, ...second]) expect((await answer).status).toBe(200);
+  });
+
   it("counts requests of no known firm as a firm only while they are in flight: after one, a firm alone keeps every place", async () => {
-    vi.stubEnv("API_MAX_IN_FLIGHT", "4");
-    vi.stubEnv("API_MAX_QUEUE_MS", "10000");
-    const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-    rememberTokenTenant(createHash("sha256").update("token-of-busy").digest("hex"), 3);
-    const holds = () => reachedNext.filter((url) => url === "/api/v1/hold").length;
+    fourPlaces({ "token-of-busy": 3 });
     // Whatever firm an earlier test left active lapses.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     reachedNext = [];
