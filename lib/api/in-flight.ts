@@ -11,7 +11,7 @@
 // one tenant is active (a request in flight, waiting, or arrived within the last ACTIVE_MS; the anonymous queue only
 // while in flight or waiting), each holds at most its fair share of the places (the limit divided among them, at least
 // one), even if that leaves a place free: the free place is what another firm's next request finds at once, and its
-// request then runs beside fewer of the busy firm's on the same CPUs. And while one of them finds places at once (none
+// request then runs beside fewer of the busy firm's on the same CPUs. And while a known firm finds places at once (none
 // of its requests wait), a tenant whose requests wait holds at most half its share (at least one): the places are two
 // per CPU, so half a share is a share of the CPUs, and what the busy firm's work leaves of them is what the quiet firm's
 // requests run on (bench/RESULTS.md, the noisy neighbour: its p99 about halved, for a third of the busy firm's answers).
@@ -235,13 +235,14 @@ function activeTenants(now = performance.now()): number {
 const fairShare = (limit: number) => Math.max(1, Math.floor(limit / Math.max(1, activeTenants())));
 
 /**
- * The places a tenant whose requests wait may hold: half its fair share while an active tenant has none waiting (the
- * headroom its requests find), else the whole share.
+ * The places a tenant whose requests wait may hold: half its fair share while a known active tenant has none waiting
+ * (the headroom its requests find), else the whole share. Not for the anonymous queue's sake: a new token's first
+ * requests are anonymous at the door, and would halve their own firm's share.
  */
 function waitingShare(limit: number) {
-  const share = fairShare(limit);
-  const quietTenants = activeTenants() - state.queues.size;
-  return quietTenants > 0 ? Math.max(1, Math.floor(share / 2)) : share;
+  const share = fairShare(limit); // lapsed tenants are forgotten first: lastSeen holds the active known ones
+  const someQuiet = [...state.lastSeen.keys()].some((key) => !state.queues.has(key));
+  return someQuiet ? Math.max(1, Math.floor(share / 2)) : share;
 }
 
 /** Whether `key` holds fewer places than its share. */

@@ -42,6 +42,10 @@ const STREAM_CHUNKS = 16;
 /** How many chunks the stream had made when each request reached the stand-in. */
 const chunksWhenReached = new Map<string, number>();
 
+/** Holds /api/v1/linger apart from the held requests, until released. */
+let lingering = Promise.resolve();
+let releaseLingering = () => {};
+
 function holdRequests() {
   held = new Promise((resolve) => {
     releaseHeld = resolve;
@@ -53,6 +57,7 @@ beforeAll(async () => {
   server = http.createServer(async (request, response) => {
     reachedNext.push(request.url!);
     chunksWhenReached.set(request.url!, streamChunks);
+    if (request.url === "/api/v1/linger") await lingering;
     if (request.url!.startsWith("/api/v1/hold")) await held;
     if (request.url!.startsWith("/api/v1/weak-")) {
       weakResponses.push(new WeakRef(response));
@@ -83,6 +88,7 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 afterEach(async () => {
   releaseHeld();
+  releaseLingering();
   vi.unstubAllEnvs();
   expect(await requestsDrained(5_000)).toBe(true);
   reachedNext = [];
@@ -357,6 +363,30 @@ describe("the limit of API requests in flight, at the server", () => {
     expect(performance.now() - quietAt).toBeGreaterThanOrEqual(1_000);
     releaseHeld();
     for (const { answer } of busy) expect((await answer).status).toBe(200);
+  });
+
+  it("keeps a waiting firm's whole share beside requests of no known firm (a new token's first are among them)", async () => {
+    fourPlaces({ "token-of-busy": 3 });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    reachedNext = [];
+    lingering = new Promise((resolve) => {
+      releaseLingering = resolve;
+    });
+    const stranger = send("/api/v1/linger", bearer("token-of-nobody"));
+    await vi.waitFor(() => expect(reachedNext).toContain("/api/v1/linger"));
+    // Two active (the firm and the anonymous queue): the firm's share is two, and three of its five wait.
+    holdRequests();
+    const busy = Array.from({ length: 5 }, () => send("/api/v1/hold", bearer("token-of-busy")));
+    await vi.waitFor(() => expect(holds()).toBe(2));
+    // Its two answered, two of those waiting take their places: the stranger in flight is no quiet firm.
+    releaseHeld();
+    holdRequests();
+    await vi.waitFor(() => expect(holds()).toBe(4));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(holds()).toBe(4);
+    releaseLingering();
+    releaseHeld();
+    for (const { answer } of [stranger, ...busy]) expect((await answer).status).toBe(200);
   });
 
   it("gives each firm its whole share when every active firm's requests wait", async () => {
