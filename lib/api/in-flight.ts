@@ -12,9 +12,10 @@
 // while in flight or waiting), each holds at most its fair share of the places (the limit divided among them, at least
 // one), even if that leaves a place free: the free place is what another firm's next request finds at once, and its
 // request then runs beside fewer of the busy firm's on the same CPUs. And while a known firm finds places at once (none
-// of its requests wait), a tenant whose requests wait holds at most half its share (at least one): the places are two
-// per CPU, so half a share is a share of the CPUs, and what the busy firm's work leaves of them is what the quiet firm's
-// requests run on (bench/RESULTS.md, the noisy neighbour: its p99 about halved, for a third of the busy firm's answers).
+// of its requests wait), a tenant whose requests wait holds at most API_WAITING_SHARE of its share (a quarter): below
+// one place that is a share of one place's time, after a burst of a second's worth (paceAfter). A place held by a busy firm's pages keeps a CPU of PostgreSQL's and much of the app's busy, so what is left
+// of the CPUs is what the quiet firm's requests run on (bench/RESULTS.md, the noisy neighbour: its p99 within 2x of
+// alone where a whole place gave 3-12x, for about half the busy firm's answers while the quiet one is active).
 // When every active tenant waits, each has its whole share. A free place goes to the waiting tenant with the fewest
 // requests in flight, in turn among equals: a firm sending ten times its share waits behind its own requests, and a
 // firm alone may use every place. Within a tenant's queue requests are
@@ -75,6 +76,8 @@ interface InFlight {
   lastSeen: Map<string, number>;
   /** The timer that admits waiting requests once a tenant's activity has lapsed and shares have grown. */
   shareTimer?: NodeJS.Timeout;
+  /** Place time (ms) each tenant held below one place may still use, as counted at `at` (see paceAfter). */
+  credit: Map<string, { ms: number; at: number }>;
 }
 const state: InFlight = ((globalThis as { __cjtInFlight?: InFlight }).__cjtInFlight ??= {
   count: 0,
@@ -85,6 +88,7 @@ const state: InFlight = ((globalThis as { __cjtInFlight?: InFlight }).__cjtInFli
   onIdle: new Set(),
   tenantOfToken: new Map<string, number>(),
   lastSeen: new Map<string, number>(),
+  credit: new Map<string, { ms: number; at: number }>(),
 });
 
 /** API_MAX_IN_FLIGHT, else 2 per CPU and at most the size of the database pool; 0 for no limit. */
@@ -103,6 +107,17 @@ export function queueWaitLimitMs(): number {
 /** API_ANSWER_DEADLINE_MS: how long after admission an answer may take to be written and read (default 30 s). */
 export function answerDeadlineMs(): number {
   return Number(process.env.API_ANSWER_DEADLINE_MS || 30_000);
+}
+
+/**
+ * API_WAITING_SHARE: the part of its fair share a tenant whose requests wait may hold while another firm's requests
+ * find places at once (default 0.25, at most 1). On this project's 2-CPU bench host a place held by a busy firm's
+ * pages kept PostgreSQL's CPU and the app's busy together, so the quiet firm's requests ran on a full machine
+ * (bench/RESULTS.md, fifth round); a host whose database has CPUs of its own may give more.
+ */
+export function waitingShareOfFair(): number {
+  const setting = Number(process.env.API_WAITING_SHARE || 0.25);
+  return setting > 0 && setting <= 1 ? setting : 0.25;
 }
 
 /**
@@ -235,18 +250,43 @@ function activeTenants(now = performance.now()): number {
 const fairShare = (limit: number) => Math.max(1, Math.floor(limit / Math.max(1, activeTenants())));
 
 /**
- * The places a tenant whose requests wait may hold: half its fair share while a known active tenant has none waiting
- * (the headroom its requests find), else the whole share. Not for the anonymous queue's sake: a new token's first
- * requests are anonymous at the door, and would halve their own firm's share.
+ * The share of a tenant whose requests wait: API_WAITING_SHARE of its fair share while a known active tenant has none
+ * waiting (the headroom that tenant's requests find), else the whole share. Not for the anonymous queue's sake: a new
+ * token's first requests are anonymous at the door, and would cut their own firm's share. Below one place it is a
+ * share of one place's time (paceAfter).
  */
 function waitingShare(limit: number) {
   const share = fairShare(limit); // lapsed tenants are forgotten first: lastSeen holds the active known ones
   const someQuiet = [...state.lastSeen.keys()].some((key) => !state.queues.has(key));
-  return someQuiet ? Math.max(1, Math.floor(share / 2)) : share;
+  return someQuiet ? share * waitingShareOfFair() : share;
 }
 
-/** Whether `key` holds fewer places than its share. */
-const underShare = (key: string, share: number) => (state.holding.get(key) ?? 0) < share;
+/** The place time a tenant may use at once before a share below one place paces it: an ordinary burst is not paced. */
+const BURST_MS = 1_000;
+
+/** `key`'s credit of place time now: it grows by `share` ms a ms, up to BURST_MS (full when never spent). */
+function creditNow(key: string, share: number, now: number) {
+  const credit = state.credit.get(key);
+  return credit ? Math.min(BURST_MS, credit.ms + (now - credit.at) * Math.min(1, share)) : BURST_MS;
+}
+
+/**
+ * Spends the place time a waiting tenant under a share of less than one place has just used: once its credit is spent,
+ * it takes no place until the credit has grown back above nothing, so a share of half a place keeps its place busy
+ * half the time (a token bucket of place time, filled at the share's rate).
+ */
+function paceAfter(key: string, heldMs: number, now: number) {
+  const limit = inFlightLimit();
+  if (limit <= 0 || !state.queues.has(key)) return;
+  const share = waitingShare(limit);
+  if (share < 1) state.credit.set(key, { ms: creditNow(key, share, now) - heldMs, at: now });
+}
+
+/** Whether `key` has spent its place time while its share is below one place. */
+const resting = (key: string, share: number, now: number) => share < 1 && creditNow(key, share, now) <= 0;
+
+/** Whether `key` holds fewer places than its share (at least one). */
+const underShare = (key: string, share: number) => (state.holding.get(key) ?? 0) < Math.max(1, Math.floor(share));
 
 /** A request of `key` may take a place at once: one is free, its tenant is under its share and none of its own wait. */
 const mayEnterNow = (key: string, limit: number) =>
@@ -271,8 +311,10 @@ function wait(key: string, entry: Waiting) {
  */
 function enter(key: string, response: ServerResponse, pass: () => void) {
   let counted = false;
+  let takenAt = 0;
   const take = () => {
     counted = true;
+    takenAt = performance.now();
     state.count++;
     state.holding.set(key, (state.holding.get(key) ?? 0) + 1);
   };
@@ -286,6 +328,8 @@ function enter(key: string, response: ServerResponse, pass: () => void) {
     const held = state.holding.get(key)! - 1;
     if (held === 0) state.holding.delete(key);
     else state.holding.set(key, held);
+    const now = performance.now();
+    paceAfter(key, now - takenAt, now);
     admitWaiting();
   };
   // The place is free once the answer is ended: what is left is the network's (the socket's buffers), bounded by `cut`.
@@ -356,8 +400,9 @@ function takeFrom(key: string, queue: Waiting[], now: number, maxWait: number): 
 /** The waiting tenant under its share with the fewest requests in flight; among equals, the first in turn. */
 function nextTenant(share: number): [string, Waiting[]] | undefined {
   let best: [string, Waiting[]] | undefined;
+  const now = performance.now();
   for (const [key, queue] of state.queues) {
-    if (!underShare(key, share)) continue;
+    if (!underShare(key, share) || resting(key, share, now)) continue;
     if (!best || (state.holding.get(key) ?? 0) < (state.holding.get(best[0]) ?? 0)) best = [key, queue];
   }
   return best;
@@ -389,16 +434,25 @@ function admitWaiting() {
 }
 
 /**
- * Places free but every waiting tenant at its share: the shares grow when the first active tenant lapses (it sent
- * nothing for ACTIVE_MS), so the waiting are looked at again then.
+ * Places free but every waiting tenant at its share or resting: the shares grow when the first active tenant lapses
+ * (it sent nothing for ACTIVE_MS), and a rest ends, so the waiting are looked at again at the first of those.
  */
 function armShareTimer(limit: number) {
   clearTimeout(state.shareTimer);
   state.shareTimer = undefined;
+  const now = performance.now();
+  const share = limit > 0 ? waitingShare(limit) : 1;
+  let at = Number.POSITIVE_INFINITY;
+  for (const key of state.credit.keys()) {
+    const credit = creditNow(key, share, now);
+    if (credit >= BURST_MS) state.credit.delete(key);
+    else if (credit <= 0 && share < 1 && state.queues.has(key)) at = Math.min(at, now - credit / share);
+  }
   if (state.waitingCount === 0 || state.count >= limit) return;
   const [first] = state.lastSeen.values();
-  if (first === undefined) return;
-  state.shareTimer = setTimeout(admitWaiting, Math.max(1, first + ACTIVE_MS - performance.now()));
+  if (first !== undefined) at = Math.min(at, first + ACTIVE_MS);
+  if (at === Number.POSITIVE_INFINITY) return;
+  state.shareTimer = setTimeout(admitWaiting, Math.max(1, at - now));
   state.shareTimer.unref();
 }
 

@@ -342,15 +342,16 @@ describe("the limit of API requests in flight, at the server", () => {
     for (const { answer } of busy) expect((await answer).status).toBe(200);
   });
 
-  it("holds a firm whose requests wait to half its share while another firm's find places at once", async () => {
+  it("holds a firm whose requests wait to API_WAITING_SHARE of its share while another firm's find places at once", async () => {
     fourPlaces({ "token-of-busy": 3, "token-of-quiet": 4 });
+    vi.stubEnv("API_WAITING_SHARE", "0.5");
     expect((await send("/api/v1/quiet-1", bearer("token-of-quiet")).answer).status).toBe(200);
     const quietAt = performance.now();
     // Two of the busy firm's six take its share of the places; four wait.
     holdRequests();
     const busy = Array.from({ length: 6 }, () => send("/api/v1/hold", bearer("token-of-busy")));
     await vi.waitFor(() => expect(holds()).toBe(2));
-    // Its two answered: of those waiting, one gets a place (half its share), and three places stay free.
+    // Its two answered: of those waiting, one gets a place (half its share of two), and three places stay free.
     releaseHeld();
     holdRequests();
     await vi.waitFor(() => expect(holds()).toBe(3));
@@ -361,6 +362,49 @@ describe("the limit of API requests in flight, at the server", () => {
     // Once the quiet firm has lapsed, the busy firm is alone and takes every place.
     await vi.waitFor(() => expect(holds()).toBe(6), { timeout: 3_000 });
     expect(performance.now() - quietAt).toBeGreaterThanOrEqual(1_000);
+    releaseHeld();
+    for (const { answer } of busy) expect((await answer).status).toBe(200);
+  });
+
+  it("paces a waiting firm whose share is under one place to that share of a place's time once it has used a second of it", async () => {
+    // The default: a quarter of a share of two places is half a place, a place busy half the time.
+    fourPlaces({ "token-of-busy": 3, "token-of-quiet": 4 });
+    expect((await send("/api/v1/quiet-1", bearer("token-of-quiet")).answer).status).toBe(200);
+    // Two of the busy firm's three find places at once (its share of two); the third waits.
+    holdRequests();
+    const busy = Array.from({ length: 3 }, () => send("/api/v1/hold", bearer("token-of-busy")));
+    await vi.waitFor(() => expect(holds()).toBe(2));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await send("/api/v1/quiet-2", bearer("token-of-quiet")).answer).status).toBe(200);
+    const releasedAt = performance.now();
+    releaseHeld();
+    holdRequests();
+    // 1.2 s of place time used, 0.2 s past its second's credit: at half a place it rests 0.4 s, while the quiet
+    // firm's requests find places at once.
+    expect((await send("/api/v1/quiet-3", bearer("token-of-quiet")).answer).status).toBe(200);
+    expect(holds()).toBe(2);
+    await vi.waitFor(() => expect(holds()).toBe(3));
+    expect(performance.now() - releasedAt).toBeGreaterThanOrEqual(390);
+    releaseHeld();
+    for (const { answer } of busy) expect((await answer).status).toBe(200);
+  });
+
+  it("does not pace a waiting firm's ordinary burst beside a quiet firm (under a second of place time)", async () => {
+    fourPlaces({ "token-of-busy": 3, "token-of-quiet": 4 });
+    // Whatever credit an earlier test spent grows back.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect((await send("/api/v1/quiet-1", bearer("token-of-quiet")).answer).status).toBe(200);
+    reachedNext = [];
+    holdRequests();
+    const busy = Array.from({ length: 3 }, () => send("/api/v1/hold", bearer("token-of-busy")));
+    await vi.waitFor(() => expect(holds()).toBe(2));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const releasedAt = performance.now();
+    releaseHeld();
+    holdRequests();
+    // 0.2 s of place time: the third takes the freed place at once.
+    await vi.waitFor(() => expect(holds()).toBe(3));
+    expect(performance.now() - releasedAt).toBeLessThan(150);
     releaseHeld();
     for (const { answer } of busy) expect((await answer).status).toBe(200);
   });
