@@ -418,7 +418,8 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
       `${combinations.toLocaleString("en")} distinct list filter combinations`,
       async (stopped) => {
         // Until that many have been answered (each a statement text of its own at most), within a time bound: while B
-        // is active A holds half its share, and about one in fifteen of its requests is answered.
+        // is active A holds a quarter of its share (half a place's time), and about one in thirteen of its requests is
+        // answered.
         const bound = performance.now() + Math.max(phaseSeconds, (20 * combinations) / rateA) * 1000;
         const sent = await openLoop(
           rateA,
