@@ -117,7 +117,7 @@ export function answerDeadlineMs(): number {
  * pages kept PostgreSQL's CPU and the app's busy together, so the quiet firm's requests ran on a full machine
  * (bench/RESULTS.md, fifth round); a host whose database has CPUs of its own may give more.
  */
-export function waitingShareOfFair(): number {
+function waitingShareOfFair(): number {
   const setting = Number(process.env.API_WAITING_SHARE || 0.25);
   return setting > 0 && setting <= 1 ? setting : 0.25;
 }
