@@ -48,7 +48,9 @@ export class InProcessLimiter implements RateLimiter {
 
   constructor(
     private readonly rule: RateLimitRule,
-    private readonly now: () => number = Date.now,
+    // Read at each call, not captured when the limiter is made: a test's fake clock then applies to limiters made
+    // when their module loaded.
+    private readonly now: () => number = () => Date.now(),
   ) {}
 
   async limit(key: string): Promise<RateLimitResult> {
