@@ -63,20 +63,19 @@ function serve(port: NonNullable<typeof parentPort>, { port: appPort, token, mix
     const item = mix[i % mix.length];
     return send(agent, appPort, token, { ...item, body: item.body?.replace("{n}", String(i)) }, due, timeoutMs);
   };
-  let running: { over: boolean; sent: Promise<Sent[]> } | undefined;
+  // The phase's open loop, ended by the next `stop` (phases run one after another).
+  let over = false;
+  let running: Promise<Sent[]> = Promise.resolve([]);
   port.on("message", async (command: Command) => {
     if (command.type === "warm") {
       for (const [i] of mix.entries()) await call(i, performance.now());
       port.postMessage({ type: "warmed" } satisfies Report);
     } else if (command.type === "start") {
-      const loop: { over: boolean; sent: Promise<Sent[]> } = { over: false, sent: Promise.resolve([]) };
-      loop.sent = openLoop(rate, () => loop.over, call);
-      running = loop;
-    } else if (running) {
-      running.over = true;
-      const sent = await running.sent;
-      running = undefined;
-      port.postMessage({ type: "sent", sent } satisfies Report);
+      over = false;
+      running = openLoop(rate, () => over, call);
+    } else {
+      over = true;
+      port.postMessage({ type: "sent", sent: await running } satisfies Report);
     }
   });
 }

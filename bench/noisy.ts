@@ -85,7 +85,8 @@ async function cpuTicks(): Promise<{ total: number; stolen: number } | null> {
   const line = (await readFile("/proc/stat", "utf8").catch(() => "")).split("\n")[0];
   if (!line.startsWith("cpu ")) return null;
   const ticks = line.trim().split(/\s+/).slice(1).map(Number);
-  return { total: sum(ticks), stolen: ticks[7] ?? 0 };
+  // user nice system idle iowait irq softirq steal; guest time after them is already counted in user and nice.
+  return { total: sum(ticks.slice(0, 8)), stolen: ticks[7] ?? 0 };
 }
 
 const currentDatabase = async (session: pg.Client) =>
@@ -471,7 +472,7 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
     else if (memoryAtStart && memoryBefore && memoryAfter) {
       // What PostgreSQL holds for the app: every pooled connection's backend at each reading. A backend the pool
       // replaced meanwhile (DATABASE_POOL_MAX_USES) gives its memory back, which is one of the bounds measured.
-      // Judged per backend: the pool holds as many connections as the moment needs (3 to 6 in these runs), and a sum
+      // Judged per backend: the pool holds as many connections as the moment needs (2 to 6 in these runs), and a sum
       // over a backend more after than before read as growth what was one more connection (bench/RESULTS.md).
       const perBackend = (m: Map<number, number>) => sum(m.values()) / Math.max(1, m.size);
       const before = perBackend(memoryBefore);

@@ -74,7 +74,8 @@ export async function verifyCredentials(
   return null;
 }
 
-const SIGN_IN_WINDOW_MS = 15 * 60_000;
+/** The sign-in limits count failures over 15 minutes (windows aligned to the clock's quarter hours). */
+export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 // Sign-in limits never switch off: during a Redis outage each instance counts on its own.
 const signInLimit = (prefix: string, limit: number) =>
   createRateLimiter({ prefix, limit, windowMs: SIGN_IN_WINDOW_MS, duringOutage: "count-in-process" });

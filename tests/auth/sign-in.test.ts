@@ -1,6 +1,6 @@
 import bcrypt from "bcryptjs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { authorizeSignIn, verifyCredentials } from "@/lib/auth/sign-in";
+import { authorizeSignIn, SIGN_IN_WINDOW_MS, verifyCredentials } from "@/lib/auth/sign-in";
 import { SIGN_IN_RATE_LIMITED } from "@/lib/auth/sign-in-errors";
 import { clientAddress } from "@/lib/client-address";
 import { prisma } from "@/lib/db/client";
@@ -87,9 +87,6 @@ describe("malformed sign-in input", () => {
     }
   });
 });
-
-/** The sign-in limits' window (lib/auth/sign-in.ts): counted in windows of the clock's quarter hours. */
-const SIGN_IN_WINDOW_MS = 15 * 60_000;
 
 describe("sign-in throttling behind a trusted proxy", () => {
   beforeEach(() => {
