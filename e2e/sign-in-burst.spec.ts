@@ -117,8 +117,8 @@ test("100 parallel wrong passwords get at most the sign-in limit's checks and le
       }
     })(),
   ]);
-  const apiAfter: number[] = [];
-  for (let call = 0; call < API_LIMIT + 5; call++) apiAfter.push(await apiCall());
+  const apiAfter: { status: number; at: number }[] = [];
+  for (let call = 0; call < API_LIMIT + 15; call++) apiAfter.push({ status: await apiCall(), at: Date.now() });
   const apiSeconds = (Date.now() - apiStart) / 1000;
 
   // (b) CredentialsSignin: the password was checked and was wrong. RateLimited: refused before any check.
@@ -126,12 +126,22 @@ test("100 parallel wrong passwords get at most the sign-in limit's checks and le
     [...new Set(errors)].map((error) => [error, errors.filter((e) => e === error).length]),
   );
   expect(counts).toEqual({ CredentialsSignin: SIGN_IN_LIMIT, RateLimited: 100 - SIGN_IN_LIMIT });
-  // (a) 45 calls: the limit's 30 answered, and as many more as the sliding window forgives while they run (across
-  // a minute's end it weighs the last minute less, by the part of a minute that has passed), and the last refused.
-  const statuses = [...apiDuringBurst, ...apiAfter];
-  const forgiven = Math.ceil(API_LIMIT * (apiSeconds / 60));
-  expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(API_LIMIT + forgiven);
-  expect(statuses.slice(-10)).toEqual(Array(10).fill(429));
+  // (a) 55 calls: the limit's 30 answered, and as many more as the sliding window forgives while they run (across
+  // a minute's end it weighs the last minute less, by the part of a minute that has passed); once one is refused,
+  // the rest are refused but for what the window frees in the time they take (and one more where a minute ends and
+  // its rounding turns). A slow machine stretches that time, so it is measured, not assumed.
+  const statuses = [...apiDuringBurst, ...apiAfter.map(({ status }) => status)];
+  const forgiven = (ms: number) => Math.ceil(API_LIMIT * (ms / 60_000));
+  expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(
+    API_LIMIT + forgiven(apiSeconds * 1000),
+  );
+  const firstRefused = apiAfter.findIndex(({ status }) => status === 429);
+  expect(firstRefused).toBeGreaterThanOrEqual(0);
+  const afterRefusal = apiAfter.slice(firstRefused);
+  expect(afterRefusal.every(({ status }) => status === 200 || status === 429)).toBe(true);
+  expect(afterRefusal.filter(({ status }) => status === 200).length).toBeLessThanOrEqual(
+    forgiven(afterRefusal[afterRefusal.length - 1].at - afterRefusal[0].at) + 1,
+  );
   expect(serverLog).not.toMatch(/Rate limiting is off/);
   // The viewer still signs in from their own address.
   expect(await signInAttempt("viewer@acme.test", "demo-password", clientAddress("the viewer"))).toBe("status 302");
