@@ -4,8 +4,7 @@ import type { CursorPage, ListPage, WirePage } from "@/lib/core/pagination";
 import { publicUrl } from "./public-url";
 
 /** A JSON answer whose body is already JSON text (built by PostgreSQL: lib/db/json-rows.ts), sent as it is. */
-export const jsonText = (text: string, status = 200) =>
-  new Response(text, { status, headers: { "Content-Type": "application/json" } });
+export const jsonText = (text: string, status = 200) => jsonPieces([text], status);
 
 /**
  * The answer of a page whose rows PostgreSQL wrote as JSON: their text goes into the body without being parsed. A
@@ -14,45 +13,73 @@ export const jsonText = (text: string, status = 200) =>
  */
 export function listResponse(request: Request, { json, more, ...page }: WirePage): Response {
   const envelope = `,${JSON.stringify(envelopeOf(request, page)).slice(1)}`;
-  if (!more) return jsonText(`{"data":${json}${envelope}`);
-  return new Response(streamedBody(`{"data":${json.slice(0, -1)}`, more(), `]${envelope}`), {
+  if (!more) return jsonPieces(['{"data":', json, envelope]);
+  return new Response(textStream(streamedPieces(json, more(), envelope)), {
     headers: { "Content-Type": "application/json" },
   });
 }
 
 /**
- * A body of `head`, the rows of each array of `rows` joined into head's open array, and `tail`. The status is sent
- * before the rest is read: should a later statement fail, the body is cut off (the stream errors, and the server
- * ends the response without its last chunk), so that no client takes half a page for a whole one; the first rows'
- * statement, which meets most faults, runs before the answer is given, and answers them as JSON 4xx/5xx.
+ * The pieces of a streamed page: the first rows' array left open, the rows of each later array joined into it, and
+ * the envelope. Each piece is a slice of the text a statement read, never a copy of it joined to another.
  */
-function streamedBody(head: string, rows: AsyncGenerator<string>, tail: string) {
+async function* streamedPieces(first: string, rows: AsyncGenerator<string>, envelope: string) {
+  try {
+    yield '{"data":';
+    yield first.slice(0, -1);
+    // An empty array (its rows deleted since the page was found) adds nothing.
+    for await (const array of rows) if (array !== "[]") yield* [",", array.slice(1, -1)];
+    yield "]";
+    yield envelope;
+  } finally {
+    await rows.return(undefined);
+  }
+}
+
+/** Characters of a body encoded at a time (at most three times as many bytes). */
+export const BODY_CHUNK_CHARS = 16_384;
+
+/** A JSON answer of these pieces of text in order: one string when short, else streamed (textStream). */
+function jsonPieces(pieces: string[], status = 200): Response {
+  const headers = { "Content-Type": "application/json" };
+  if (pieces.reduce((length, piece) => length + piece.length, 0) <= BODY_CHUNK_CHARS)
+    return new Response(pieces.join(""), { status, headers });
+  return new Response(textStream(pieces.values()), { status, headers });
+}
+
+/**
+ * A body of the pieces in order, encoded BODY_CHUNK_CHARS at a time as the server takes them. A page of a thousand rows
+ * (1.5 MB) encoded whole is one task of milliseconds that every other request's next step waits behind, and two
+ * more large objects (the joined text and its bytes) for the garbage collector's slowest pass to move; in slices it
+ * is many short tasks and short-lived chunks (bench/RESULTS.md, the noisy neighbour). The status is sent before a
+ * streamed page's later rows are read: should a later statement fail, the body is cut off (the stream errors, and
+ * the server ends the response without its last chunk), so that no client takes half a page for a whole one; the
+ * first rows' statement, which meets most faults, runs before the answer is given, and answers them as JSON 4xx/5xx.
+ */
+function textStream(pieces: Iterator<string> | AsyncIterator<string>) {
   const encoder = new TextEncoder();
+  let rest = "";
   return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(head));
-    },
-    // Each pull must enqueue something or close the stream, or it is not called again: an empty chunk (its rows
-    // deleted since the page was found) is passed over for the next.
+    // Each pull must enqueue something or close the stream, or it is not called again.
     async pull(controller) {
-      for (;;) {
-        const next = await rows.next();
-        if (next.done) {
-          controller.enqueue(encoder.encode(tail));
-          controller.close();
-          return;
-        }
-        if (next.value !== "[]") {
-          controller.enqueue(encoder.encode(`,${next.value.slice(1, -1)}`));
-          return;
-        }
+      while (!rest) {
+        const next = await pieces.next();
+        if (next.done) return controller.close();
+        rest = next.value;
       }
+      let end = Math.min(rest.length, BODY_CHUNK_CHARS);
+      // Never between the halves of a surrogate pair: each half alone would be encoded as U+FFFD.
+      if (end < rest.length && isHighSurrogate(rest.charCodeAt(end - 1))) end--;
+      controller.enqueue(encoder.encode(rest.slice(0, end)));
+      rest = rest.slice(end);
     },
     async cancel() {
-      await rows.return(undefined);
+      await pieces.return?.(undefined);
     },
   });
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /** The answer of a page whose rows are serialized here (a list PostgreSQL does not write as JSON: the audit log). */
 export function serializedListResponse<Row>(

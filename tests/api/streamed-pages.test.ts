@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as clients from "@/app/api/v1/clients/route";
 import * as timeLogs from "@/app/api/v1/time-logs/route";
-import { listResponse } from "@/lib/api/pagination";
+import { BODY_CHUNK_CHARS, jsonText, listResponse } from "@/lib/api/pagination";
 import { database, prisma } from "@/lib/db/client";
 import { STREAMED_ROWS } from "@/lib/db/wire-list";
 import { call, type RouteModule, tokenFor, userByEmail } from "../support/api";
@@ -141,5 +141,78 @@ describe("a statement failing while a page is streamed", () => {
       },
     });
     expect(JSON.parse(await response.text()).data).toStrictEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+  });
+});
+
+// A long body is encoded a slice at a time (lib/api/pagination.ts): a thousand rows encoded whole were one long task
+// and two large objects for the garbage collector, which every other firm's requests waited behind.
+describe("a long answer", () => {
+  /** JSON text of a few slices, with a character outside the BMP across the first slice's end. */
+  function textAcrossSlices() {
+    const head = '{"data":[{"name":"';
+    const name = `${"a".repeat(BODY_CHUNK_CHARS - 1 - head.length)}😀 Zoë ${"b".repeat(BODY_CHUNK_CHARS)}`;
+    const text = `${head}${name}"},{"name":"Łódź 東京"}]}`;
+    // The emoji's two halves straddle the first slice's end.
+    expect(text.slice(BODY_CHUNK_CHARS - 1, BODY_CHUNK_CHARS + 1)).toBe("😀");
+    return text;
+  }
+
+  async function chunksOf(response: Response) {
+    const chunks: Uint8Array[] = [];
+    const reader = response.body!.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+    return chunks;
+  }
+
+  it("arrives whole, every character intact, in slices", async () => {
+    const text = textAcrossSlices();
+    const chunks = await chunksOf(jsonText(text));
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(Buffer.concat(chunks).toString("utf8")).toBe(text);
+    expect(Buffer.concat(chunks).length).toBe(Buffer.byteLength(text));
+  });
+
+  it("is the same whether its rows came in one statement or streamed", async () => {
+    const request = new Request("http://localhost/api/v1/clients?per_page=1000");
+    const row = JSON.parse(textAcrossSlices()).data[0];
+    const page = { perPage: 1000, nextCursor: null, prevCursor: null };
+    const whole = listResponse(request, { ...page, json: JSON.stringify([row, row, row]) });
+    const streamed = listResponse(request, {
+      ...page,
+      json: JSON.stringify([row]),
+      async *more() {
+        yield JSON.stringify([row, row]);
+      },
+    });
+    const [wholeText, streamedText] = [await whole.text(), await streamed.text()];
+    expect(streamedText).toBe(wholeText);
+    expect(JSON.parse(wholeText).data).toStrictEqual([row, row, row]);
+  });
+
+  it("stops reading its later rows when the reader goes away", async () => {
+    let chunksRead = 0;
+    let finished = false;
+    const request = new Request("http://localhost/api/v1/clients?per_page=1000");
+    const response = listResponse(request, {
+      perPage: 1000,
+      nextCursor: null,
+      prevCursor: null,
+      json: '["first"]',
+      async *more() {
+        try {
+          for (let chunk = 0; chunk < 10; chunk++) {
+            chunksRead++;
+            yield JSON.stringify(["x".repeat(3 * BODY_CHUNK_CHARS)]);
+          }
+        } finally {
+          finished = true;
+        }
+      },
+    });
+    const reader = response.body!.getReader();
+    for (let slice = 0; slice < 4; slice++) await reader.read();
+    await reader.cancel();
+    expect(finished).toBe(true);
+    expect(chunksRead).toBeLessThanOrEqual(2);
   });
 });
