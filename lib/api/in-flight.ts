@@ -15,8 +15,8 @@
 // of its requests wait), a tenant whose requests wait holds at most API_WAITING_SHARE of its share (a quarter): below
 // one place that is a share of one place's time, after a burst of a second's worth (paceAfter). A place held by a busy
 // firm's pages keeps a CPU of PostgreSQL's and much of the app's busy, so what is left of the CPUs is what the quiet
-// firm's requests run on (bench/RESULTS.md, the noisy neighbour: its p99 1.7-3.0x alone during the busy firm's pages,
-// 1.0-2.1x during its other abuses, where half a share gave 3-12x; for about half the busy firm's answers while the
+// firm's requests run on (bench/RESULTS.md, the noisy neighbour: its p99 1.6-3.7x alone during the busy firm's pages,
+// 0.9-2.6x during its other abuses, where half a share gave 3-12x; for about half the busy firm's answers while the
 // quiet one is active).
 // When every active tenant waits, each has its whole share. A free place goes to the waiting tenant with the fewest
 // requests in flight, in turn among equals: a firm sending ten times its share waits behind its own requests, and a
