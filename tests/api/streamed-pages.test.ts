@@ -9,6 +9,16 @@ import { database, prisma } from "@/lib/db/client";
 import { STREAMED_ROWS } from "@/lib/db/wire-list";
 import { call, type RouteModule, tokenFor, userByEmail } from "../support/api";
 
+/** The answer of a 1,000-row cursor page whose first rows are `json` and whose later arrays `more` yields. */
+const cursorPage = (json: string, more?: () => AsyncGenerator<string>) =>
+  listResponse(new Request("http://localhost/api/v1/time-logs?per_page=1000"), {
+    perPage: 1000,
+    nextCursor: null,
+    prevCursor: null,
+    json,
+    more,
+  });
+
 const ROWS = 2 * STREAMED_ROWS + 37; // three chunks, the last one short
 
 beforeAll(async () => {
@@ -67,16 +77,9 @@ describe.each([
 
 describe("a statement failing while a page is streamed", () => {
   it("errors the body: no complete JSON reaches the client", async () => {
-    const request = new Request("http://localhost/api/v1/time-logs?per_page=1000");
-    const response = listResponse(request, {
-      perPage: 1000,
-      nextCursor: null,
-      prevCursor: null,
-      json: '[{"n":1}]',
-      async *more() {
-        yield '[{"n":2}]';
-        throw new Error("connection lost");
-      },
+    const response = cursorPage('[{"n":1}]', async function* () {
+      yield '[{"n":2}]';
+      throw new Error("connection lost");
     });
     expect(response.status).toBe(200);
     await expect(response.text()).rejects.toThrow("connection lost");
@@ -128,17 +131,10 @@ describe("a statement failing while a page is streamed", () => {
   });
 
   it("joins the chunks into one array, skipping a chunk whose rows are gone", async () => {
-    const request = new Request("http://localhost/api/v1/time-logs?per_page=1000");
-    const response = listResponse(request, {
-      perPage: 1000,
-      nextCursor: null,
-      prevCursor: null,
-      json: '[{"n":1}]',
-      async *more() {
-        yield '[{"n":2},{"n":3}]';
-        yield "[]";
-        yield '[{"n":4}]';
-      },
+    const response = cursorPage('[{"n":1}]', async function* () {
+      yield '[{"n":2},{"n":3}]';
+      yield "[]";
+      yield '[{"n":4}]';
     });
     expect(JSON.parse(await response.text()).data).toStrictEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
   });
@@ -173,16 +169,10 @@ describe("a long answer", () => {
   });
 
   it("is the same whether its rows came in one statement or streamed", async () => {
-    const request = new Request("http://localhost/api/v1/clients?per_page=1000");
     const row = JSON.parse(textAcrossSlices()).data[0];
-    const page = { perPage: 1000, nextCursor: null, prevCursor: null };
-    const whole = listResponse(request, { ...page, json: JSON.stringify([row, row, row]) });
-    const streamed = listResponse(request, {
-      ...page,
-      json: JSON.stringify([row]),
-      async *more() {
-        yield JSON.stringify([row, row]);
-      },
+    const whole = cursorPage(JSON.stringify([row, row, row]));
+    const streamed = cursorPage(JSON.stringify([row]), async function* () {
+      yield JSON.stringify([row, row]);
     });
     const [wholeText, streamedText] = [await whole.text(), await streamed.text()];
     expect(streamedText).toBe(wholeText);
@@ -192,22 +182,15 @@ describe("a long answer", () => {
   it("stops reading its later rows when the reader goes away", async () => {
     let chunksRead = 0;
     let finished = false;
-    const request = new Request("http://localhost/api/v1/clients?per_page=1000");
-    const response = listResponse(request, {
-      perPage: 1000,
-      nextCursor: null,
-      prevCursor: null,
-      json: '["first"]',
-      async *more() {
-        try {
-          for (let chunk = 0; chunk < 10; chunk++) {
-            chunksRead++;
-            yield JSON.stringify(["x".repeat(3 * BODY_CHUNK_CHARS)]);
-          }
-        } finally {
-          finished = true;
+    const response = cursorPage('["first"]', async function* () {
+      try {
+        for (let chunk = 0; chunk < 10; chunk++) {
+          chunksRead++;
+          yield JSON.stringify(["x".repeat(3 * BODY_CHUNK_CHARS)]);
         }
-      },
+      } finally {
+        finished = true;
+      }
     });
     const reader = response.body!.getReader();
     for (let slice = 0; slice < 4; slice++) await reader.read();
