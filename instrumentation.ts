@@ -4,8 +4,6 @@
 // Traces first, when an OTLP endpoint is set, so that the pg driver is instrumented before anything loads it.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { setHeapGrowth } = await import("@/lib/core/heap-growth");
-  setHeapGrowth();
   if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
     const { startTracing } = await import("@/lib/observability/tracing");
     startTracing();

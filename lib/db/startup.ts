@@ -1,5 +1,6 @@
 // The start-up checks of a server instance and of a build, kept out of instrumentation.ts so that the Edge build of
 // that file never sees Node's process.exit.
+import { setHeapGrowth } from "@/lib/core/heap-growth";
 import { assertDatabaseConfigured, database } from "./client";
 import { embeddedDatabaseHolder, pgliteDataDir } from "./pglite";
 
@@ -13,12 +14,14 @@ export function refuseUnworkableConfiguration() {
 
 /**
  * A server's start (instrumentation.ts): the checks above, a session secret in production (without one next-auth
- * fails every page after sign-in, its reason only in the log), and the embedded database opened now, so that a
- * second server on the same folder, or a damaged folder, is refused with its sentence before the first request.
+ * fails every page after sign-in, its reason only in the log), the heap's growth (lib/core/heap-growth.ts), and the
+ * embedded database opened now, so that a second server on the same folder, or a damaged folder, is refused with its
+ * sentence before the first request.
  */
 export async function refuseToStartUnworkable() {
   refuseUnless(() => {
     assertDatabaseConfigured();
+    setHeapGrowth();
     if (process.env.NODE_ENV === "production" && !process.env.NEXTAUTH_SECRET)
       throw new Error(
         "NEXTAUTH_SECRET is not set. Sessions are signed with it: set it to a long random value (e.g. the output " +

@@ -2,14 +2,14 @@
 // WebAssembly and every row was gone). While the built server (what `npm run demo` starts) runs, token:create,
 // migrate, a second server and a second demo's build are refused with a sentence naming the holder, and leave the
 // files alone; a lock left by a process that died does not block anyone. Needs `npm run build` first.
-import { execFile, spawn, spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lockPath } from "@/lib/db/pglite";
-import { BuiltServerDatabase, built, client, kill, startServer } from "../support/built-server";
+import { BuiltServerDatabase, built, client, kill, startExpectingExit, startServer } from "../support/built-server";
 
 const PORT = 4410;
 const SECOND_PORT = 4411;
@@ -40,25 +40,11 @@ function script(file: string, args: string[] = [], dataDir = database.dataDir) {
 }
 
 /** A second `next start` on the same folder: its exit code and what it printed. */
-function secondServer(): Promise<{ code: number | null; output: string }> {
+function secondServer() {
   const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DATA_DIR: database.dataDir, NODE_ENV: "production" };
   delete env.DATABASE_URL;
   env.NEXTAUTH_SECRET = randomBytes(32).toString("base64url");
-  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(SECOND_PORT)], {
-    cwd: repo,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  server.stdout.on("data", (chunk) => (output += chunk));
-  server.stderr.on("data", (chunk) => (output += chunk));
-  const timer = setTimeout(() => kill(server, "SIGKILL"), 60_000);
-  return new Promise((resolve) =>
-    server.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    }),
-  );
+  return startExpectingExit(SECOND_PORT, env);
 }
 
 const token = ["--email", "owner@acme.test", "--name", "From the terminal"];

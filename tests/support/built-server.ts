@@ -145,3 +145,26 @@ export async function startServer(port: number, database: BuiltServerDatabase, e
 export function kill(server: ChildProcess, signal: NodeJS.Signals) {
   if (server.pid) process.kill(server.pid, signal);
 }
+
+/**
+ * A `next start` expected to stop by itself (refused at start-up): its exit code and what it printed. One still up
+ * after `patienceMs` (answering, or failing every request) is killed, and its code is null.
+ */
+export async function startExpectingExit(
+  port: number,
+  env: NodeJS.ProcessEnv,
+  patienceMs = 60_000,
+): Promise<{ code: number | null; output: string }> {
+  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
+    cwd: path.resolve(import.meta.dirname, "../.."),
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  server.stdout.on("data", (chunk) => (output += chunk));
+  server.stderr.on("data", (chunk) => (output += chunk));
+  const timer = setTimeout(() => kill(server, "SIGKILL"), patienceMs);
+  const code = await new Promise<number | null>((resolve) => server.on("exit", resolve));
+  clearTimeout(timer);
+  return { code, output };
+}
