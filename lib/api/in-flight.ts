@@ -12,12 +12,13 @@
 // while in flight or waiting), each holds at most its fair share of the places (the limit divided among them, at least
 // one), even if that leaves a place free: the free place is what another firm's next request finds at once, and its
 // request then runs beside fewer of the busy firm's on the same CPUs. And while a known firm finds places at once (none
-// of its requests wait), a tenant whose requests wait holds at most API_WAITING_SHARE of its share (a quarter): below
+// of its requests wait), a tenant whose requests wait holds at most API_WAITING_SHARE of its share (an eighth): below
 // one place that is a share of one place's time, after a burst of a second's worth (paceAfter). A place held by a busy
 // firm's pages keeps a CPU of PostgreSQL's and much of the app's busy, so what is left of the CPUs is what the quiet
-// firm's requests run on (bench/RESULTS.md, the noisy neighbour: its p99 1.6-3.7x alone during the busy firm's pages,
-// 0.9-2.6x during its other abuses, where half a share gave 3-12x; for about half the busy firm's answers while the
-// quiet one is active).
+// firm's requests run on (bench/RESULTS.md, the noisy neighbour in 120 s phases: the quiet firm's p99 1.2-1.9x alone
+// during every abuse with an eighth, against 2.5x and 2.1x during the busy firm's unread and 1,000-row pages with a
+// quarter and 3-12x with half; the busy firm gets about half the answers a quarter gave it while the quiet one
+// is active).
 // When every active tenant waits, each has its whole share. A free place goes to the waiting tenant with the fewest
 // requests in flight, in turn among equals: a firm sending ten times its share waits behind its own requests, and a
 // firm alone may use every place. Within a tenant's queue requests are
@@ -113,13 +114,14 @@ export function answerDeadlineMs(): number {
 
 /**
  * API_WAITING_SHARE: the part of its fair share a tenant whose requests wait may hold while another firm's requests
- * find places at once (default 0.25, at most 1). On this project's 2-CPU bench host a place held by a busy firm's
+ * find places at once (default an eighth, at most 1). On this project's 2-CPU bench host a place held by a busy firm's
  * pages kept PostgreSQL's CPU and the app's busy together, so the quiet firm's requests ran on a full machine
- * (bench/RESULTS.md, fifth round); a host whose database has CPUs of its own may give more.
+ * (bench/RESULTS.md, fifth and eighth rounds); a host whose database has CPUs of its own may give more.
  */
+const DEFAULT_WAITING_SHARE = 0.125;
 function waitingShareOfFair(): number {
-  const setting = Number(process.env.API_WAITING_SHARE || 0.25);
-  return setting > 0 && setting <= 1 ? setting : 0.25;
+  const setting = Number(process.env.API_WAITING_SHARE || DEFAULT_WAITING_SHARE);
+  return setting > 0 && setting <= 1 ? setting : DEFAULT_WAITING_SHARE;
 }
 
 /**

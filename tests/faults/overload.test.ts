@@ -370,7 +370,7 @@ describe("the limit of API requests in flight, at the server", () => {
   });
 
   it("paces a waiting firm whose share is under one place to that share of a place's time once it has used a second of it", async () => {
-    // The default: a quarter of a share of two places is half a place, a place busy half the time.
+    // The default: an eighth of a share of two places is a quarter of a place, a place busy a quarter of the time.
     fourPlaces({ "token-of-busy": 3, "token-of-quiet": 4 });
     expect((await send("/api/v1/quiet-1", bearer("token-of-quiet")).answer).status).toBe(200);
     // Two of the busy firm's three find places at once (its share of two); the third waits.
@@ -382,12 +382,12 @@ describe("the limit of API requests in flight, at the server", () => {
     const releasedAt = performance.now();
     releaseHeld();
     holdRequests();
-    // 1.2 s of place time used, 0.2 s past its second's credit: at half a place it rests 0.4 s, while the quiet
-    // firm's requests find places at once.
+    // 1.2 s of place time used, 0.2 s past its second's credit: at a quarter of a place it rests 0.8 s, while the
+    // quiet firm's requests find places at once.
     expect((await send("/api/v1/quiet-3", bearer("token-of-quiet")).answer).status).toBe(200);
     expect(holds()).toBe(2);
-    await vi.waitFor(() => expect(holds()).toBe(3));
-    expect(performance.now() - releasedAt).toBeGreaterThanOrEqual(390);
+    await vi.waitFor(() => expect(holds()).toBe(3), { timeout: 2_000 });
+    expect(performance.now() - releasedAt).toBeGreaterThanOrEqual(790);
     releaseHeld();
     for (const { answer } of busy) expect((await answer).status).toBe(200);
   });
