@@ -1,8 +1,8 @@
 // The noisy-neighbour part of `npm run bench` (issue 37; decisions.md, Capacity): tenant B (a demo firm) sends an
-// ordinary mix at a fixed rate, alone first and last, between them while tenant A (the bench tenant) runs each abuse in turn at ten
-// times B's rate: webhook tests to a receiver that answers after 12 s, POST bodies sent a byte every 3 s, readers that
-// ask for a 1,000-row sync page and stop reading, 1,000-row pages, broad searches, and list filters in thousands of
-// distinct combinations. B's success rate and latency are reported beside B alone, and PostgreSQL's backend memory
+// ordinary mix at a fixed rate, alone first and last, and between them while tenant A (the bench tenant) runs each
+// abuse in turn at ten times B's rate: webhook tests to a receiver that answers after 12 s, POST bodies sent a byte
+// every 3 s, readers that ask for a 1,000-row sync page and stop reading, 1,000-row pages, broad searches, and list
+// filters in thousands of distinct combinations. B's success rate and latency are reported beside B alone, and PostgreSQL's backend memory
 // before and after the filter combinations. Rate limits are off (as for the whole bench: A's abuse must reach the
 // server's capacity code, not its 429s); load shedding is the default one, whose fair shares are what is measured.
 

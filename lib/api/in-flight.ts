@@ -112,13 +112,14 @@ export function answerDeadlineMs(): number {
   return Number(process.env.API_ANSWER_DEADLINE_MS || 30_000);
 }
 
+const DEFAULT_WAITING_SHARE = 0.125;
+
 /**
  * API_WAITING_SHARE: the part of its fair share a tenant whose requests wait may hold while another firm's requests
  * find places at once (default an eighth, at most 1). On this project's 2-CPU bench host a place held by a busy firm's
  * pages kept PostgreSQL's CPU and the app's busy together, so the quiet firm's requests ran on a full machine
  * (bench/RESULTS.md, fifth and eighth rounds); a host whose database has CPUs of its own may give more.
  */
-const DEFAULT_WAITING_SHARE = 0.125;
 function waitingShareOfFair(): number {
   const setting = Number(process.env.API_WAITING_SHARE || DEFAULT_WAITING_SHARE);
   return setting > 0 && setting <= 1 ? setting : DEFAULT_WAITING_SHARE;
