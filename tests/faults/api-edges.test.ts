@@ -8,9 +8,9 @@
 // Needs `npm run build` first.
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BuiltServerDatabase, built, kill, startServer } from "../support/built-server";
+import { BuiltServerDatabase, built, kill, startServer, freePort } from "../support/built-server";
 
-const PORT = 4201;
+const PORT = await freePort();
 let database: BuiltServerDatabase;
 let stop = () => {};
 

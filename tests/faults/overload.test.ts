@@ -22,7 +22,7 @@ import { apiRoute, endpoint } from "@/lib/api/route";
 import { poolConfig } from "@/lib/db/client";
 import { installBeforeNext } from "@/lib/http/before-next";
 import { call, tokenFor } from "../support/api";
-import { BuiltServerDatabase, built, client, kill, startServer } from "../support/built-server";
+import { BuiltServerDatabase, built, client, kill, startServer, freePort } from "../support/built-server";
 
 let server: http.Server;
 let base: string;
@@ -609,9 +609,10 @@ it("does not limit route handlers called without a server in front (the count is
 });
 
 describe.skipIf(!built || process.env.DATABASE_URL)("the built server", () => {
-  const PORT = 3282;
+  let PORT: number;
   let database: BuiltServerDatabase;
   beforeAll(async () => {
+    PORT = await freePort();
     database = await BuiltServerDatabase.create();
   });
   afterAll(() => database.remove());

@@ -11,9 +11,9 @@ import { prisma } from "@/lib/db/client";
 import { createApiToken, generateTokenValue } from "@/lib/tokens";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
 import { userByEmail } from "../support/api";
-import { BuiltServerDatabase, built, client, kill } from "../support/built-server";
+import { BuiltServerDatabase, built, client, kill, freePort } from "../support/built-server";
 
-const PORT = 4511;
+const PORT = await freePort();
 const onPostgres = !!process.env.DATABASE_URL;
 
 interface Attribute {

@@ -9,10 +9,10 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lockPath } from "@/lib/db/pglite";
-import { BuiltServerDatabase, built, client, kill, startExpectingExit, startServer } from "../support/built-server";
+import { BuiltServerDatabase, built, client, kill, startExpectingExit, startServer, freePort } from "../support/built-server";
 
-const PORT = 4410;
-const SECOND_PORT = 4411;
+const PORT = await freePort();
+const SECOND_PORT = await freePort();
 const repo = path.resolve(import.meta.dirname, "../..");
 let database: BuiltServerDatabase;
 

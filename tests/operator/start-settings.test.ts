@@ -4,9 +4,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { built, startExpectingExit } from "../support/built-server";
+import { built, startExpectingExit, freePort } from "../support/built-server";
 
-const PORT = 4420;
+const PORT = await freePort();
 
 /** `next start` with these settings on an empty embedded database: its exit code and what it printed. */
 async function start(settings: Record<string, string>) {

@@ -1,10 +1,11 @@
 // The built server (`next start`, after `npm run build`) on a copy of the embedded test database, for the tests that
-// need a real HTTP server in front of the app (tests/faults). Each test file uses its own port.
+// need a real HTTP server in front of the app (tests/faults). Each test file asks the system for a free port
+// (freePort), so that two runs on one machine never meet on a fixed one.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { cp, mkdtemp, rm } from "node:fs/promises";
-import { request } from "node:http";
+import { createServer, request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -14,6 +15,17 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { createApiToken } from "@/lib/tokens";
 
 export const built = existsSync(".next/BUILD_ID");
+
+/** A port the system has just given out and nobody holds: a test server listens on it next. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject).listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 export interface Sent {
   status: number;
