@@ -2,6 +2,7 @@ import { sendTestAction, setEnabledAction } from "@/app/settings/webhooks/action
 import type { WebhookWithDeliveries } from "@/lib/webhooks/settings";
 import { secondaryButton } from "../styles";
 import { SubmitButton } from "../submit-button";
+import { Time } from "../time";
 import { DeleteWebhookButton } from "./delete-webhook-button";
 import { RotateSecretButton } from "./rotate-secret-button";
 
@@ -28,7 +29,7 @@ function answer(a: { responseStatus: number | null; error: string | null }) {
 }
 
 function when(date: Date | null, timezone: string) {
-  return date ? date.toLocaleString("en-GB", { timeZone: timezone, dateStyle: "medium", timeStyle: "medium" }) : "—";
+  return date ? <Time value={date} timezone={timezone} seconds /> : "—";
 }
 
 /** The firm's endpoints: state, actions, and each one's most recent deliveries with their attempts. */

@@ -8,7 +8,7 @@
 // Needs `npm run build` first.
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BuiltServerDatabase, built, kill, startServer, freePort } from "../support/built-server";
+import { BuiltServerDatabase, built, freePort, kill, startServer } from "../support/built-server";
 
 const PORT = await freePort();
 let database: BuiltServerDatabase;
