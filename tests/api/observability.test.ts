@@ -153,6 +153,19 @@ describe("request ids and the request log line", () => {
     const odd = await call(me, "GET", "me", { token: owner, headers: { "X-Request-Id": "a b<script>" } });
     expect(odd.headers.get("x-request-id")).toMatch(UUID);
   });
+
+  it("takes Vercel's own id on Vercel, never the client's X-Request-Id, which Vercel passes on untouched", async () => {
+    vi.stubEnv("VERCEL", "1");
+    const vercelId = "fra1::iad1::8ztqq-1764403200000-0123456789ab";
+    const sent = await call(me, "GET", "me", {
+      token: owner,
+      headers: { "X-Request-Id": "chosen-by-the-client", "x-vercel-id": vercelId },
+    });
+    expect(sent.headers.get("x-request-id")).toBe(vercelId);
+    expect(requestLine(vercelId)).toMatchObject({ status: 200 });
+    const without = await call(me, "GET", "me", { token: owner, headers: { "X-Request-Id": "chosen-by-the-client" } });
+    expect(without.headers.get("x-request-id")).toMatch(UUID);
+  });
 });
 
 describe("refusals and faults", () => {
