@@ -22,7 +22,7 @@ import { apiRoute, endpoint } from "@/lib/api/route";
 import { poolConfig } from "@/lib/db/client";
 import { installBeforeNext } from "@/lib/http/before-next";
 import { call, tokenFor } from "../support/api";
-import { BuiltServerDatabase, built, client, kill, startServer, freePort } from "../support/built-server";
+import { BuiltServerDatabase, built, client, freePort, kill, startServer } from "../support/built-server";
 
 let server: http.Server;
 let base: string;
