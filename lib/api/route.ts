@@ -78,6 +78,8 @@ interface RouteOptions {
 /** What the wrapper needs of a route beyond its endpoints. */
 interface Route extends RouteOptions {
   resource: TokenResource | null;
+  /** For a method the path lacks: its 405, judged before the token (a 401 gives way to it). */
+  lacking?: ApiError;
 }
 
 type NextContext = { params: Promise<PathParams> };
@@ -129,14 +131,12 @@ export function apiRoute(
         `apiRoute("webhooks"): ${method} must declare the events the endpoint has after it (subscribes).`,
       );
   const allow = [...METHODS.filter((m) => endpoints[m]), "OPTIONS"].join(", ");
-  const methodNotAllowed = refuseWith(
-    new ApiError(405, `Method not allowed. This path accepts: ${allow}.`, undefined, { Allow: allow }),
-  );
+  const lacking = new ApiError(405, `Method not allowed. This path accepts: ${allow}.`, undefined, { Allow: allow });
   const entries = METHODS.map((method): [Method, NextHandler] => {
     const spec = endpoints[method];
-    const answer = spec ? answerWith(spec) : methodNotAllowed;
-    // A method the path does not have is a 405 whatever the token holds.
-    const route = { resource: spec ? resource : null, rateLimit };
+    const answer = spec ? answerWith(spec) : refuseWith(lacking);
+    // A method the path does not have is a 405 whatever the token holds, and whether it holds one.
+    const route = spec ? { resource, rateLimit } : { resource: null, rateLimit, lacking };
     return [method, (request, context) => handle(request, context, answer, route)];
   });
   const preflight: NextHandler = (request) =>
@@ -182,7 +182,7 @@ async function attempt(
   request: Request,
   context: NextContext,
   answer: Answer,
-  { resource, rateLimit }: Route,
+  { resource, rateLimit, lacking }: Route,
 ): Promise<Attempt> {
   let rateLimitHeaders: Record<string, string> = {};
   try {
@@ -202,6 +202,9 @@ async function attempt(
     );
     return { response, rateLimitHeaders };
   } catch (error) {
+    // The 401's headers are its limit's (requests without a valid token), which the 405 then carries.
+    if (lacking && error instanceof ApiError && error.status === 401)
+      return { error: lacking, rateLimitHeaders: error.headers ?? {} };
     return { error, rateLimitHeaders };
   }
 }

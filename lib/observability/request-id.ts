@@ -13,15 +13,18 @@ export const REQUEST_ID_HEADER = "x-request-id";
 /** An id a proxy may pass on: short, and only characters safe in a header, a log line and a URL. */
 const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Whether a path gets a request id: the API and the health check. */
-export const carriesRequestId = (target: string) => /^\/api\/(v1|health)(?=$|[/?])/.test(target);
+/** Whether a path gets a request id: everything under /api (the API, the health checks, sign-in's routes). */
+export const carriesRequestId = (target: string) => /^\/api(?=$|[/?])/.test(target);
 
 /** The header a trusted proxy names a request by. */
 const proxyIdHeader = () => (process.env.VERCEL ? "x-vercel-id" : REQUEST_ID_HEADER);
 
+/** A new request id, for an answer no proxy named. */
+export const newRequestId = () => randomUUID();
+
 /** The id a trusted proxy sent, when it is acceptable; else a new one. */
 function chooseRequestId(sent: string | null | undefined): string {
-  return sent && behindTrustedProxy() && ACCEPTABLE_ID.test(sent) ? sent : randomUUID();
+  return sent && behindTrustedProxy() && ACCEPTABLE_ID.test(sent) ? sent : newRequestId();
 }
 
 /**

@@ -1,5 +1,5 @@
 // The API wrapper's error model, tested on real routes where one exists and on a probe route for body handling.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import * as unknown from "@/app/api/v1/[[...path]]/route";
 import * as me from "@/app/api/v1/me/route";
@@ -151,6 +151,19 @@ describe("paths and methods", () => {
       expect(res.headers.get("allow")).toBe("GET, OPTIONS");
       expect(res.body.message).toMatch(/not allowed/);
     }
+  });
+
+  it("is 405 before the token: with none, a malformed one or an unknown one, and counted against the address's limit", async () => {
+    vi.stubEnv("RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE", "60");
+    vi.resetModules();
+    const fresh = await import("@/app/api/v1/me/route");
+    for (const sent of [undefined, "not-a-token", `cjt_${"a".repeat(43)}x`]) {
+      const res = await call(fresh, "DELETE", "me", { token: sent });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("GET, OPTIONS");
+      expect(res.headers.get("x-ratelimit-limit")).toBe("60");
+    }
+    vi.unstubAllEnvs();
   });
 
   it("answers OPTIONS with the allowed methods", async () => {
