@@ -6,7 +6,7 @@ import * as unknown from "@/app/api/v1/[[...path]]/route";
 import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as me from "@/app/api/v1/me/route";
 import * as tokenRequests from "@/app/api/v1/token/requests/route";
-import { apiRoute, endpoint } from "@/lib/api/route";
+import { apiRoute } from "@/lib/api/route";
 import { logThrottled } from "@/lib/api/unavailable";
 import { prisma } from "@/lib/db/client";
 import { flushTokenRequests } from "@/lib/request-log/buffer";
@@ -16,12 +16,13 @@ import { captureLog, type LogLine } from "../support/log";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const failing = apiRoute("/me", {
-  GET: endpoint({
-    handler: async () => {
-      throw new Error("the forced failure's cause");
-    },
-  }),
+const failing = apiRoute({
+  method: "get",
+  path: "/me",
+  resource: null,
+  handler: async () => {
+    throw new Error("the forced failure's cause");
+  },
 });
 
 let owner: string;

@@ -4,7 +4,7 @@ import { z } from "zod";
 import * as unknown from "@/app/api/v1/[[...path]]/route";
 import * as me from "@/app/api/v1/me/route";
 import { MAX_BODY_BYTES } from "@/lib/api/request";
-import { apiRoute, created, endpoint } from "@/lib/api/route";
+import { apiRoute, created } from "@/lib/api/route";
 import { call, tokenFor } from "../support/api";
 import { spyOnLog } from "../support/log";
 
@@ -13,14 +13,17 @@ const probeSchema = z.object({
   contact: z.object({ email: z.email() }).optional(),
   tags: z.array(z.number().int()).optional(),
 });
-const probe = apiRoute("/me", {
-  POST: endpoint({ body: probeSchema, handler: async ({ body }) => created(body) }),
-  PUT: endpoint({
+const probe = apiRoute(
+  { method: "post", path: "/me", resource: null, body: probeSchema, handler: async ({ body }) => created(body) },
+  {
+    method: "put",
+    path: "/me",
+    resource: null,
     handler: async () => {
       throw new Error('relation "secret_table" does not exist: SELECT * FROM secret_table');
     },
-  }),
-});
+  },
+);
 let token: string;
 beforeAll(async () => {
   token = await tokenFor("owner@acme.test");
