@@ -8,11 +8,10 @@ import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/prom
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPGlite } from "@/lib/db/pglite";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { lookupResetLink } from "@/lib/team/queries";
+import { withDatabase } from "../support/built-server";
 import { runScript } from "../support/operator";
 
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -27,16 +26,8 @@ beforeAll(async () => {
 afterAll(() => rm(folder, { recursive: true, force: true }));
 
 /** Work on the scratch folder's embedded database while no command has it open. */
-async function withDatabase<T>(work: (client: PrismaClient) => Promise<T>): Promise<T> {
-  const pglite = openPGlite(path.join(folder, "db"));
-  const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
-  try {
-    return await work(client);
-  } finally {
-    await client.$disconnect();
-    await pglite.close();
-  }
-}
+const withScratchDatabase = <T>(work: (client: PrismaClient) => Promise<T>) =>
+  withDatabase(path.join(folder, "db"), work);
 
 describe("npm run user:reset-password", () => {
   it("prints a one-time link for the Owner, stored as its hash and recorded as the command line's", {
@@ -53,7 +44,7 @@ describe("npm run user:reset-password", () => {
     expect(link).not.toBeNull();
     const token = link![1];
 
-    await withDatabase(async (client) => {
+    await withScratchDatabase(async (client) => {
       const owner = await client.user.findFirstOrThrow({ where: { email: "jane@harper.test" } });
       expect(owner.isOwner).toBe(true);
       const row = await client.userInvite.findFirstOrThrow({ where: { userId: owner.id, usedAt: null } });

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { focusRing } from "@/components/styles";
+import { LinkProblem } from "@/components/team/link-problem";
 import { SetPasswordForm } from "@/components/team/set-password-form";
 import { SIGN_IN_PATH } from "@/lib/paths";
 import { lookupInvite } from "@/lib/team/queries";
@@ -53,18 +52,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
           />
         </>
       ) : (
-        <>
-          <h1 className="text-2xl font-semibold">{PROBLEMS[invite.status].title}</h1>
-          <p className="mt-2 text-sm text-slate-600">{PROBLEMS[invite.status].text}</p>
-          {invite.status === "used" && (
-            <Link
-              href={SIGN_IN_PATH}
-              className={`mt-6 self-start rounded text-sm font-medium underline underline-offset-2 ${focusRing}`}
-            >
-              Go to sign in
-            </Link>
-          )}
-        </>
+        <LinkProblem {...PROBLEMS[invite.status]} signIn={invite.status === "used"} />
       )}
     </main>
   );

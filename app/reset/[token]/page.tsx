@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { focusRing } from "@/components/styles";
+import { LinkProblem } from "@/components/team/link-problem";
 import { SetPasswordForm } from "@/components/team/set-password-form";
 import { SIGN_IN_PATH } from "@/lib/paths";
 import { lookupResetLink } from "@/lib/team/queries";
@@ -70,16 +69,7 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
           </SetPasswordForm>
         </>
       ) : (
-        <>
-          <h1 className="text-2xl font-semibold">{PROBLEMS[link.status].title}</h1>
-          <p className="mt-2 text-sm text-slate-600">{PROBLEMS[link.status].text}</p>
-          <Link
-            href={SIGN_IN_PATH}
-            className={`mt-6 self-start rounded text-sm font-medium underline underline-offset-2 ${focusRing}`}
-          >
-            Go to sign in
-          </Link>
-        </>
+        <LinkProblem {...PROBLEMS[link.status]} signIn={true} />
       )}
     </main>
   );
