@@ -3,7 +3,13 @@ import { type AuditEventOutput, type AuditNames, changeValueText, describeAuditE
 import { AUDIT_PATH } from "@/lib/paths";
 import { focusRing } from "../styles";
 
-const VIA: Record<AuditEventOutput["via"], string> = { api: "API", web: "web", cli: "command line", system: "the app" };
+const VIA: Record<AuditEventOutput["via"], string> = {
+  api: "API",
+  oauth: "a connected app",
+  web: "web",
+  cli: "command line",
+  system: "the app",
+};
 
 function when(iso: string, timezone: string) {
   return new Date(iso).toLocaleString("en-GB", { timeZone: timezone, dateStyle: "medium", timeStyle: "medium" });

@@ -36,17 +36,32 @@ export const AUDIT_ACTIONS = [
   "sign_in.succeeded",
   "sign_in.failed",
   "sign_in.throttled",
+  "oauth_app.authorized",
+  "oauth_app.access_changed",
+  "oauth_app.revoked",
+  "oauth_client.registered",
+  "oauth_policy.changed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const TARGET_TYPES = ["client", "contact", "job", "webhook", "token", "user", "tenant"] as const;
+export const TARGET_TYPES = [
+  "client",
+  "contact",
+  "job",
+  "webhook",
+  "token",
+  "user",
+  "tenant",
+  "oauth_app",
+  "oauth_client",
+] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
 
 /**
- * How the actor acted: through the API with a token, on the web pages, from the operator's command line, or the
- * app itself (the webhook delivery runner disabling an endpoint).
+ * How the actor acted: through the API with a token, through the API by an app the person connected (OAuth), on the
+ * web pages, from the operator's command line, or the app itself (the webhook delivery runner disabling an endpoint).
  */
-export const VIAS = ["api", "web", "cli", "system"] as const;
+export const VIAS = ["api", "oauth", "web", "cli", "system"] as const;
 export type Via = (typeof VIAS)[number];
 
 /** What an entry says changed: `[before, after]` per field (API field names); a secret's field says only "changed". */

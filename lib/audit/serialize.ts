@@ -71,6 +71,8 @@ const NOUNS: Record<AuditEventOutput["target"]["type"], string> = {
   token: "the API token",
   user: "",
   tenant: "the firm",
+  oauth_app: "the app",
+  oauth_client: "the app",
 };
 
 /** What an action did, after the actor's name; `{target}` is the target ("the client Acme Ltd"). */
@@ -90,6 +92,9 @@ const VERBS: Partial<Record<AuditEventOutput["action"], string>> = {
   "sign_in.succeeded": "signed in",
   "sign_in.failed": "failed to sign in",
   "sign_in.throttled": "was refused sign-in after too many attempts",
+  "oauth_app.authorized": "connected {target}",
+  "oauth_app.revoked": "disconnected {target}",
+  "oauth_client.registered": "registered {target}",
 };
 
 /** Fields whose API names read badly as words, by the kind of record. */
@@ -176,7 +181,8 @@ export function describeAuditEvent(event: AuditEventOutput, names?: AuditNames):
   else if (event.action === "webhook.secret_rotated") what = `rotated the secret of ${target}`;
   else if (Object.keys(event.changes).length) what = changesText(event, target, names);
   else what = `saved ${target} without changing it`;
-  return `${actor} ${what}${event.token ? `, with token '${event.token.name}'` : ""}`;
+  const through = event.via === "oauth" ? "through the app" : "with token";
+  return `${actor} ${what}${event.token ? `, ${through} '${event.token.name}'` : ""}`;
 }
 
 /**

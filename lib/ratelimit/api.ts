@@ -76,7 +76,9 @@ export async function admitApiRequest(
     const refusal = refusalOf(address);
     if (refusal) throw tooManyRequests(refusal);
     const result = await perAddressUnauthenticated.limit(address);
-    if (result.success) throw new ApiError(401, error.message, undefined, rateLimitHeaders(result, [result]));
+    // The 401 keeps its own headers (WWW-Authenticate) beside the limit's.
+    if (result.success)
+      throw new ApiError(401, error.message, undefined, { ...error.headers, ...rateLimitHeaders(result, [result]) });
     rememberRefusal(address, result);
     throw tooManyRequests(result);
   }
