@@ -7,6 +7,7 @@ import { signedInUser } from "@/lib/auth/session";
 import { clientAddress } from "@/lib/client-address";
 import { logError } from "@/lib/core/log";
 import { prisma } from "@/lib/db/client";
+import { OAUTH_AUTHORIZE_PATH, OAUTH_CONSENT_PATH } from "@/lib/paths";
 import { createRateLimiter } from "@/lib/ratelimit";
 import { accessWithin, TOKEN_RESOURCES, tokenAccessSchema } from "@/lib/tokens/access";
 import { checkAuthorizationRequest, csrfMatches, openRequest, redirectBack, sealRequest } from "./authorize";
@@ -18,15 +19,12 @@ import { SCOPES } from "./scopes";
 import { endpointUrl, GRANT_EXPIRY_DAYS, issuer } from "./settings";
 import { exchangeCode, issueCode, refreshTokens, revokeToken } from "./tokens";
 
-export const CONSENT_PATH = "/oauth/consent";
-export const AUTHORIZE_PATH = "/oauth/authorize";
-
 /** RFC 8414 §2: what a client discovers. The URLs are the configured origin's, whatever the request's headers say. */
 export function serverMetadata() {
   const methods = ["none", "client_secret_basic"];
   return {
     issuer: issuer(),
-    authorization_endpoint: endpointUrl(AUTHORIZE_PATH),
+    authorization_endpoint: endpointUrl(OAUTH_AUTHORIZE_PATH),
     token_endpoint: endpointUrl("/oauth/token"),
     revocation_endpoint: endpointUrl("/oauth/revoke"),
     registration_endpoint: endpointUrl("/oauth/register"),
@@ -89,7 +87,7 @@ export async function authorizeGet(request: Request): Promise<Response> {
   if (outcome.kind === "redirect") return redirect(outcome.url);
   const user = await signedInUser();
   // Signed out: sign in, then back here with the same query.
-  if (!user) return redirect(endpointUrl(signInPath(`${AUTHORIZE_PATH}${url.search}`)));
+  if (!user) return redirect(endpointUrl(signInPath(`${OAUTH_AUTHORIZE_PATH}${url.search}`)));
   const { app, request: authorization } = outcome;
   const options = await firmOptions(client, user, app, authorization);
   const here = options.find((option) => option.tenantId === user.tenantId);
@@ -108,7 +106,7 @@ export async function authorizeGet(request: Request): Promise<Response> {
       return redirect(redirectBack(authorization.redirectUri, authorization.state, { code }));
     }
   }
-  return redirect(endpointUrl(`${CONSENT_PATH}?${new URLSearchParams({ request: sealRequest(authorization) })}`));
+  return redirect(endpointUrl(`${OAUTH_CONSENT_PATH}?${new URLSearchParams({ request: sealRequest(authorization) })}`));
 }
 
 /** POST /oauth/authorize: the consent form's answer (Allow or Deny). */
