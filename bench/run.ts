@@ -35,6 +35,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { migrate } from "@/scripts/migrate";
+import { appTokenFor } from "./app-token";
 import { BENCH_OUT, type BenchTokens, SMOKE, TOKENS_FILE } from "./config";
 import { measureNoisy } from "./noisy";
 import { type Judged, mb, ms, percentile, perSecond, share, sleep } from "./report";
@@ -117,6 +118,8 @@ function readScenarios(fixtures: Fixtures): Scenario[] {
     { name: FRAMEWORK, token: null, requests: ["/api/live"], role: "framework" },
     { name: "401 without a token", token: null, requests: [`${API}/me`] },
     { name: "GET /me", token: "owner", requests: [`${API}/me`], role: "me", floor: "me" },
+    // Beside it, in the same run: an app's access token must cost what a personal token does (issue 52).
+    { name: "GET /me with an app's token (OAuth)", token: "app", requests: [`${API}/me`] },
     {
       name: OVERLOAD_SCENARIO,
       token: "owner",
@@ -1181,6 +1184,7 @@ if (applied.length) {
 }
 
 const tokens: BenchTokens = JSON.parse(await readFile(TOKENS_FILE, "utf8"));
+tokens.app = await appTokenFor(tokens.owner);
 const fixtures = await loadFixtures();
 const appCommit = (await run("git", ["-C", APP_DIR, "log", "-1", "--format=%h %s"]).catch(() => "?\n")).trim();
 const appNode = (await run(path.join(APP_NODE_DIR, "node"), ["--version"])).trim();

@@ -23,7 +23,12 @@ export function ListAppForm() {
         {TOKEN_RESOURCES.map((resource) => (
           <label key={resource} className="flex items-center justify-between gap-3 text-sm">
             <span>{resourceLabel(resource)}</span>
-            <select name={`cap.${resource}`} defaultValue={FULL_ACCESS[resource]} className={`${textInput} max-w-44`}>
+            <select
+              name={`cap.${resource}`}
+              aria-label={resourceLabel(resource)}
+              defaultValue={FULL_ACCESS[resource]}
+              className={`${textInput} max-w-44`}
+            >
               {levelsOf(resource).map((level) => (
                 <option key={level} value={level}>
                   {LEVEL_WORDS[level]}

@@ -93,7 +93,12 @@ export function ConsentForm({
                   return (
                     <label key={resource} className="flex items-center justify-between gap-3">
                       <span>{capitalised(resourceLabel(resource))}</span>
-                      <select name={`access.${resource}`} defaultValue={most} className={`${textInput} max-w-44`}>
+                      <select
+                        aria-label={capitalised(resourceLabel(resource))}
+                        name={`access.${resource}`}
+                        defaultValue={most}
+                        className={`${textInput} max-w-44`}
+                      >
                         {levels.map((level) => (
                           <option key={level} value={level}>
                             {LEVEL_WORDS[level]}

@@ -76,7 +76,12 @@ export function GrantList({
                         return (
                           <label key={resource} className="flex items-center justify-between gap-3 text-sm">
                             <span>{resourceLabel(resource)}</span>
-                            <select name={`access.${resource}`} defaultValue={held} className={`${textInput} max-w-44`}>
+                            <select
+                              aria-label={resourceLabel(resource)}
+                              name={`access.${resource}`}
+                              defaultValue={held}
+                              className={`${textInput} max-w-44`}
+                            >
                               {levels.map((level) => (
                                 <option key={level} value={level}>
                                   {LEVEL_WORDS[level]}

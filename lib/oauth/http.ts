@@ -122,9 +122,10 @@ export async function authorizePost(request: Request): Promise<Response> {
   if (!authorization) return errorPage("This request has expired or was altered. Start again from the app.");
   const user = await signedInUser();
   if (!user) return errorPage("Your session has ended. Start again from the app.", 401);
-  // Only this server's own consent page, shown to this person, can send this form.
+  // Only this server's own consent page, shown to this person, can send this form: the anti-forgery value decides;
+  // an Origin naming another site is refused as well. (Pages send no referrer, so browsers send `Origin: null`.)
   const origin = request.headers.get("origin");
-  if ((origin && origin !== issuer()) || !csrfMatches(text("csrf"), sealed, user))
+  if ((origin && origin !== "null" && origin !== issuer()) || !csrfMatches(text("csrf"), sealed, user))
     return errorPage("This form did not come from the consent page. Nothing was granted.", 403);
   const client = await prisma();
   const app = await findClient(client, authorization.clientId).catch(() => null);
