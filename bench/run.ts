@@ -550,7 +550,7 @@ async function measureScenarios(app: Server, list: Scenario[], title: string, fi
   const rows: string[] = [];
   for (const scenario of list) {
     progress(scenario.name);
-    const token = scenario.token && tokens[scenario.token];
+    const token = (scenario.token && tokens[scenario.token]) ?? null;
     if (WARMUP > 0) await wrk(APP_PORT, token, scenario.requests, CONNECTIONS, WARMUP, true);
     // The app's CPU per request, over the one-connection run (where no request is left in flight at its end): less
     // moved by other work on the machine than a latency is.

@@ -197,7 +197,10 @@ function authorizeUrl(baseURL: string, changes: Record<string, string | null>) {
     code_challenge_method: "S256",
     resource: `${baseURL}/api/v1`,
   });
-  for (const [name, value] of Object.entries(changes)) value === null ? query.delete(name) : query.set(name, value);
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null) query.delete(name);
+    else query.set(name, value);
+  }
   return `/oauth/authorize?${query}`;
 }
 
@@ -306,7 +309,7 @@ test("the firm's allow-list and cap apply at consent; the connected-apps page lo
   const yours = page.getByRole("list", { name: "Your apps" });
   await expect(yours).toContainText("Metadata Notes");
   await expect(yours).toContainText("Read: clients");
-  await expect(page.getByRole("list", { name: "Firm's connected apps" })).toContainText("Bea Birch");
+  await expect(page.getByRole("list", { name: "Firm’s connected apps" })).toContainText("Bea Birch");
   await page.getByText("Lower its access").click();
   await shoot(page, "connected-apps");
   await yours.getByLabel("clients").selectOption("none");

@@ -5,9 +5,8 @@ import { useActionState } from "react";
 import { listAppAction, registerAppAction } from "@/app/settings/apps/actions";
 import { ShownOnce } from "@/components/shown-once";
 import { primaryButton, textInput } from "@/components/styles";
-import { FULL_ACCESS, levelsOf, resourceLabel, TOKEN_RESOURCES } from "@/lib/tokens/access";
-
-const LEVEL_WORDS = { none: "No access", read: "Read", write: "Read and write" } as const;
+import { FULL_ACCESS, TOKEN_RESOURCES } from "@/lib/tokens/access";
+import { AccessLevelSelect } from "./access-level-select";
 
 export function ListAppForm() {
   const [state, action] = useActionState(listAppAction, { status: "idle" });
@@ -21,31 +20,15 @@ export function ListAppForm() {
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">The most it may do (its cap)</legend>
         {TOKEN_RESOURCES.map((resource) => (
-          <label key={resource} className="flex items-center justify-between gap-3 text-sm">
-            <span>{resourceLabel(resource)}</span>
-            <select
-              name={`cap.${resource}`}
-              aria-label={resourceLabel(resource)}
-              defaultValue={FULL_ACCESS[resource]}
-              className={`${textInput} max-w-44`}
-            >
-              {levelsOf(resource).map((level) => (
-                <option key={level} value={level}>
-                  {LEVEL_WORDS[level]}
-                </option>
-              ))}
-            </select>
-          </label>
+          <AccessLevelSelect
+            key={resource}
+            resource={resource}
+            name={`cap.${resource}`}
+            defaultValue={FULL_ACCESS[resource]}
+          />
         ))}
       </fieldset>
-      {state.status === "invalid" && (
-        <p role="alert" className="text-sm text-red-800">
-          {state.error}
-        </p>
-      )}
-      <button type="submit" className={primaryButton}>
-        List app
-      </button>
+      <Submit label="List app" error={state.status === "invalid" ? state.error : null} />
     </form>
   );
 }
@@ -72,14 +55,7 @@ export function RegisterAppForm() {
           <input type="radio" name="type" value="public" /> Public (a native or browser app: PKCE only)
         </label>
       </fieldset>
-      {state.status === "invalid" && (
-        <p role="alert" className="text-sm text-red-800">
-          {state.error}
-        </p>
-      )}
-      <button type="submit" className={primaryButton}>
-        Register app
-      </button>
+      <Submit label="Register app" error={state.status === "invalid" ? state.error : null} />
       {state.status === "registered" &&
         (state.secret ? (
           <ShownOnce
@@ -98,5 +74,21 @@ export function RegisterAppForm() {
           </p>
         ))}
     </form>
+  );
+}
+
+/** A form's refusal (if any) and its submit button. */
+function Submit({ label, error }: { label: string; error: string | null }) {
+  return (
+    <>
+      {error && (
+        <p role="alert" className="text-sm text-red-800">
+          {error}
+        </p>
+      )}
+      <button type="submit" className={primaryButton}>
+        {label}
+      </button>
+    </>
   );
 }

@@ -3,11 +3,10 @@ import { primaryButton, secondaryButton, textInput } from "@/components/styles";
 import type { FirmOption } from "@/lib/oauth/consent";
 import { GRANT_EXPIRY_DAYS } from "@/lib/oauth/settings";
 import { OAUTH_AUTHORIZE_PATH, OAUTH_CONSENT_PATH } from "@/lib/paths";
-import { type AccessLevel, levelsOf, resourceLabel, TOKEN_RESOURCES } from "@/lib/tokens/access";
+import { TOKEN_RESOURCES } from "@/lib/tokens/access";
+import { AccessLevelSelect } from "./access-level-select";
 
-const LEVEL_WORDS: Record<AccessLevel, string> = { none: "No access", read: "Read", write: "Read and write" };
 const AUDIENCE_WORDS = { api: "the API (/api/v1)", mcp: "the assistant endpoint (/api/mcp)" };
-const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export function ConsentForm({
   sealed,
@@ -87,27 +86,16 @@ export function ConsentForm({
               <p className="mt-2 text-sm">No access to any records: it can only see who you are.</p>
             ) : (
               <div className="mt-3 space-y-2">
-                {asked.map((resource) => {
-                  const most = chosen!.offered[resource];
-                  const levels = levelsOf(resource).filter((level) => level !== "write" || most === "write");
-                  return (
-                    <label key={resource} className="flex items-center justify-between gap-3">
-                      <span>{capitalised(resourceLabel(resource))}</span>
-                      <select
-                        aria-label={capitalised(resourceLabel(resource))}
-                        name={`access.${resource}`}
-                        defaultValue={most}
-                        className={`${textInput} max-w-44`}
-                      >
-                        {levels.map((level) => (
-                          <option key={level} value={level}>
-                            {LEVEL_WORDS[level]}
-                          </option>
-                        ))}
-                      </select>
-                    </label>
-                  );
-                })}
+                {asked.map((resource) => (
+                  <AccessLevelSelect
+                    key={resource}
+                    resource={resource}
+                    name={`access.${resource}`}
+                    most={chosen!.offered[resource]}
+                    defaultValue={chosen!.offered[resource]}
+                    capitalise
+                  />
+                ))}
               </div>
             )}
           </fieldset>

@@ -4,11 +4,11 @@ import { lowerGrantAction, revokeFirmGrantAction, revokeOwnGrantAction } from "@
 import { RequestLog } from "@/components/api-tokens/request-log";
 import { expiryText } from "@/components/api-tokens/token-list";
 import { ConfirmButton } from "@/components/confirm-button";
-import { secondaryButton, textInput } from "@/components/styles";
+import { secondaryButton } from "@/components/styles";
 import type { GrantSummary } from "@/lib/oauth/grants";
-import { accessSummary, levelsOf, resourceLabel, TOKEN_RESOURCES } from "@/lib/tokens/access";
+import { accessSummary, TOKEN_RESOURCES } from "@/lib/tokens/access";
+import { AccessLevelSelect } from "./access-level-select";
 
-const LEVEL_WORDS = { none: "No access", read: "Read", write: "Read and write" } as const;
 const RESOURCE_WORDS = { api: "REST API", mcp: "Assistant (MCP)" } as Record<string, string>;
 
 export function GrantList({
@@ -30,7 +30,7 @@ export function GrantList({
   const when = (date: Date) => <time dateTime={date.toISOString()}>{format.format(date)}</time>;
   return (
     <ul
-      aria-label={firm ? "Firm's connected apps" : "Your apps"}
+      aria-label={firm ? "Firm’s connected apps" : "Your apps"}
       className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white shadow-sm"
     >
       {grants.map((grant) => {
@@ -70,27 +70,15 @@ export function GrantList({
                     <summary className="cursor-pointer text-sm font-medium text-slate-800">Lower its access</summary>
                     <form action={lowerGrantAction} className="mt-2 space-y-2">
                       <input type="hidden" name="id" value={grant.id} />
-                      {TOKEN_RESOURCES.map((resource) => {
-                        const held = grant.access[resource];
-                        const levels = levelsOf(resource).slice(0, levelsOf(resource).indexOf(held) + 1);
-                        return (
-                          <label key={resource} className="flex items-center justify-between gap-3 text-sm">
-                            <span>{resourceLabel(resource)}</span>
-                            <select
-                              aria-label={resourceLabel(resource)}
-                              name={`access.${resource}`}
-                              defaultValue={held}
-                              className={`${textInput} max-w-44`}
-                            >
-                              {levels.map((level) => (
-                                <option key={level} value={level}>
-                                  {LEVEL_WORDS[level]}
-                                </option>
-                              ))}
-                            </select>
-                          </label>
-                        );
-                      })}
+                      {TOKEN_RESOURCES.map((resource) => (
+                        <AccessLevelSelect
+                          key={resource}
+                          resource={resource}
+                          name={`access.${resource}`}
+                          most={grant.access[resource]}
+                          defaultValue={grant.access[resource]}
+                        />
+                      ))}
                       <button type="submit" className={secondaryButton}>
                         Save lower access
                       </button>

@@ -6,11 +6,27 @@ import { loadPermissions } from "@/lib/auth/permissions";
 import { forbidden } from "@/lib/core/errors";
 import { prisma } from "@/lib/db/client";
 import type { TokenAccess } from "@/lib/tokens/access";
-import { deleteFirmClient, listFirmClients, registerFirmClient } from "./clients";
+import { consentCsrf, openRequest } from "./authorize";
+import { deleteFirmClient, findClient, listFirmClients, registerFirmClient } from "./clients";
+import { asksOffline, firmOptions } from "./consent";
 import { listGrants, lowerGrantAccess, revokeGrant } from "./grants";
 import { type FirmPolicy, firmPolicy, listApp, setFirmPolicy, unlistApp } from "./policy";
 
 type SignedIn = { tenantId: number; userId: number };
+
+/**
+ * What the consent page shows: the request (null when it expired or was altered), its app, the firms it may be
+ * granted in, the one chosen (`firm`, else the one signed in to), and the form's anti-forgery value.
+ */
+export async function consentPage(user: SignedIn & { email: string }, sealed: string, firm: unknown) {
+  const request = openRequest(sealed);
+  const client = await prisma();
+  const app = request && (await findClient(client, request.clientId).catch(() => null));
+  if (!request || !app) return null;
+  const options = await firmOptions(client, user, app, request);
+  const chosen = options.find((option) => String(option.tenantId) === firm) ?? options[0];
+  return { request, app, options, chosen, offline: asksOffline(request), csrf: consentCsrf(sealed, user) };
+}
 
 async function managesFirm(user: SignedIn) {
   return (await loadPermissions(await prisma(), user)).has("tokens.manage_all");

@@ -7,10 +7,7 @@ import { redirect } from "next/navigation";
 import { ConsentForm } from "@/components/oauth/consent-form";
 import { signInPath } from "@/lib/auth/callback-url";
 import { signedInUser } from "@/lib/auth/session";
-import { prisma } from "@/lib/db/client";
-import { consentCsrf, openRequest } from "@/lib/oauth/authorize";
-import { findClient } from "@/lib/oauth/clients";
-import { asksOffline, firmOptions } from "@/lib/oauth/consent";
+import { consentPage } from "@/lib/oauth/pages";
 import { OAUTH_CONSENT_PATH } from "@/lib/paths";
 
 export const metadata: Metadata = { title: "Connect an app · Client, Job and Time Tracking" };
@@ -20,30 +17,27 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 export default async function ConsentPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
   const sealed = typeof params.request === "string" ? params.request : "";
-  const request = openRequest(sealed);
   const user = await signedInUser();
   if (!user) redirect(signInPath(`${OAUTH_CONSENT_PATH}?${new URLSearchParams({ request: sealed })}`));
-  const client = await prisma();
-  const app = request && (await findClient(client, request.clientId).catch(() => null));
-  if (!request || !app)
+  const consent = await consentPage(user, sealed, params.firm);
+  if (!consent)
     return (
       <Shell>
         <h1 className="text-2xl font-semibold">This request has expired</h1>
         <p className="mt-2 text-slate-700">Start again from the app you were connecting.</p>
       </Shell>
     );
-  const options = await firmOptions(client, user, app, request);
-  const chosen = options.find((option) => String(option.tenantId) === params.firm) ?? options[0];
+  const { request, app, options, chosen, offline, csrf } = consent;
   return (
     <Shell>
       <ConsentForm
         sealed={sealed}
-        csrf={consentCsrf(sealed, user)}
+        csrf={csrf}
         appName={app.name}
         clientId={app.id}
         redirectUri={request.redirectUri}
         audience={request.audience}
-        offline={asksOffline(request)}
+        offline={offline}
         firms={options.map(({ tenantId, tenantName }) => ({ tenantId, tenantName }))}
         chosen={chosen}
         email={user.email}

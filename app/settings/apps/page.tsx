@@ -108,7 +108,7 @@ export default async function AppPolicyPage() {
                   fields={{ client_id: client.id }}
                   action={deleteAppAction}
                 >
-                  Everyone's connection to {client.name} ends at once, and it can no longer get tokens.
+                  Everyone’s connection to {client.name} ends at once, and it can no longer get tokens.
                 </ConfirmButton>
               </li>
             ))}
