@@ -62,6 +62,8 @@ export default defineConfig({
       SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
       // The webhooks spec's receiver listens on loopback, over http.
       WEBHOOKS_ALLOW_PRIVATE: "true",
+      // The OAuth spec's app serves its client metadata document on loopback, over http.
+      OAUTH_METADATA_ALLOW_PRIVATE: "true",
       // As `npm start` sets it: URLs up to 128 KB reach the app, which answers the over-long ones with a JSON 414.
       NODE_OPTIONS: "--max-http-header-size=131072",
     },

@@ -10,3 +10,7 @@ export const INVITE_PATH = "/invite";
 export const RESET_PATH = "/reset";
 export const WEBHOOKS_PATH = "/settings/webhooks";
 export const AUDIT_PATH = "/settings/audit";
+export const CONNECTED_APPS_PATH = "/settings/connected-apps";
+export const APPS_PATH = "/settings/apps";
+export const OAUTH_AUTHORIZE_PATH = "/oauth/authorize";
+export const OAUTH_CONSENT_PATH = "/oauth/consent";

@@ -4,7 +4,13 @@ import { AUDIT_PATH } from "@/lib/paths";
 import { focusRing } from "../styles";
 import { Time } from "../time";
 
-const VIA: Record<AuditEventOutput["via"], string> = { api: "API", web: "web", cli: "command line", system: "the app" };
+const VIA: Record<AuditEventOutput["via"], string> = {
+  api: "API",
+  oauth: "a connected app",
+  web: "web",
+  cli: "command line",
+  system: "the app",
+};
 
 /** An ISO date and time in a change (a token's expiry): shown as the entry's own time is. */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

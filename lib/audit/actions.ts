@@ -49,6 +49,15 @@ const ACCOUNT_ACTIONS = [
 /** Sign-in attempts: about the account tried, whoever typed its email. */
 const SIGN_IN_ACTIONS = ["sign_in.succeeded", "sign_in.failed", "sign_in.throttled"] as const;
 
+/** Third-party apps on OAuth: grants, registered apps, the firm's policy (lib/oauth). */
+const OAUTH_ACTIONS = [
+  "oauth_app.authorized",
+  "oauth_app.access_changed",
+  "oauth_app.revoked",
+  "oauth_client.registered",
+  "oauth_policy.changed",
+] as const;
+
 export const AUDIT_ACTIONS = [
   ...RECORD_ACTIONS,
   ...WEBHOOK_ACTIONS,
@@ -56,5 +65,6 @@ export const AUDIT_ACTIONS = [
   ...MEMBER_ACTIONS,
   ...ACCOUNT_ACTIONS,
   ...SIGN_IN_ACTIONS,
+  ...OAUTH_ACTIONS,
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -31,11 +31,11 @@ interface Writer {
   $executeRaw(query: Prisma.Sql): Prisma.PrismaPromise<number>;
 }
 
-/** An API caller: its user and token. */
+/** An API caller: its user and token (an app's token names the app: its grant's row is named after it). */
 export function apiActor(caller: Caller): Actor {
   return {
     tenantId: caller.tenant.id,
-    via: "api",
+    via: caller.app ? "oauth" : "api",
     userId: caller.user.id,
     tokenId: caller.tokenId,
     tokenName: caller.tokenName,

@@ -8,14 +8,24 @@ import { AUDIT_ACTIONS } from "./actions";
 
 export { AUDIT_ACTIONS, type AuditAction } from "./actions";
 
-export const TARGET_TYPES = ["client", "contact", "job", "webhook", "token", "user", "tenant"] as const;
+export const TARGET_TYPES = [
+  "client",
+  "contact",
+  "job",
+  "webhook",
+  "token",
+  "user",
+  "tenant",
+  "oauth_app",
+  "oauth_client",
+] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
 
 /**
- * How the actor acted: through the API with a token, on the web pages, from the operator's command line, or the
- * app itself (the webhook delivery runner disabling an endpoint).
+ * How the actor acted: through the API with a token, through the API by an app the person connected (OAuth), on the
+ * web pages, from the operator's command line, or the app itself (the webhook delivery runner disabling an endpoint).
  */
-export const VIAS = ["api", "web", "cli", "system"] as const;
+export const VIAS = ["api", "oauth", "web", "cli", "system"] as const;
 export type Via = (typeof VIAS)[number];
 
 /** What an entry says changed: `[before, after]` per field (API field names); a secret's field says only "changed". */

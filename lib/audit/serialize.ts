@@ -71,6 +71,8 @@ const NOUNS: Record<AuditEventOutput["target"]["type"], string> = {
   token: "the API token",
   user: "",
   tenant: "the firm",
+  oauth_app: "the app",
+  oauth_client: "the app",
 };
 
 /** What an action did, after the actor's name; `{target}` is the target ("the client Acme Ltd"). */
@@ -90,6 +92,9 @@ const VERBS: Partial<Record<AuditEventOutput["action"], string>> = {
   "password.changed": "changed the password of {target}",
   "password.reset": "set a new password with a one-time link, which signed them out everywhere",
   "sign_in.succeeded": "signed in",
+  "oauth_app.authorized": "connected {target}",
+  "oauth_app.revoked": "disconnected {target}",
+  "oauth_client.registered": "registered {target}",
 };
 
 /**
@@ -198,7 +203,8 @@ export function describeAuditEvent(event: AuditEventOutput, names?: AuditNames):
   else if (event.action === "webhook.secret_rotated") what = `rotated the secret of ${target}`;
   else if (Object.keys(event.changes).length) what = changesText(event, target, names);
   else what = `saved ${target} without changing it`;
-  return `${actor} ${what}${event.token ? `, with token '${event.token.name}'` : ""}`;
+  const through = event.via === "oauth" ? "through the app" : "with token";
+  return `${actor} ${what}${event.token ? `, ${through} '${event.token.name}'` : ""}`;
 }
 
 /**
