@@ -112,6 +112,37 @@ describe("the deployment", () => {
   });
 });
 
+describe("what docs/deploy.md says holds on Vercel, with no front door before Next", () => {
+  it("answers a method the path lacks with the JSON 405 and Allow", async () => {
+    const answer = await send(runtime, "DELETE", API, { token });
+    expect(answer.status).toBe(405);
+    expect(answer.body.message).toMatch(/Method not allowed/);
+    expect(answer.headers.get("allow")).toMatch(/GET.*POST|POST.*GET/);
+  });
+
+  it("answers `//` and a trailing slash in an API path with a JSON 404, never a redirect to another route", async () => {
+    for (const [method, path] of [
+      ["GET", "/api/v1//me"],
+      ["GET", `${API}/`],
+      ["POST", "/api/v1/webhooks//test"],
+    ]) {
+      const answer = await send(runtime, method, path, { token, body: method === "POST" ? {} : undefined });
+      expect([answer.status, answer.headers.get("content-type")], `${method} ${path}`).toEqual([
+        404,
+        expect.stringContaining("application/json"),
+      ]);
+    }
+  });
+
+  it("serves 40 requests at once on one instance without a 503 (Vercel sends an instance what it can run)", async () => {
+    const id = await runtime.startInstance(API);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => send(runtime, "GET", `${API}?limit=5`, { token, instance: id })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(40).fill(200));
+  });
+});
+
 describe("work after the answer, on an instance frozen once it is done", () => {
   let receiver: Receiver;
   beforeAll(async () => {

@@ -61,6 +61,7 @@ describe("the first firm's Owner in Chromium", () => {
 
   it("makes a token on the API tokens page that works, and deleting it there ends it at once on the API", async () => {
     await page.goto("/settings/api-tokens");
+    if (new URL(page.url()).pathname === "/signin") expect.fail("Not signed in: the sign-in above failed");
     await page.getByLabel("Name", { exact: true }).fill("Made on Vercel");
     await page.getByRole("button", { name: "Create token" }).click();
     const value = await page.getByLabel("Token value").inputValue();

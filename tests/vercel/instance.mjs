@@ -6,7 +6,7 @@
 // passed to its waitUntil has settled: the runtime then freezes the process until its next invocation.
 // Plain JavaScript with Node's own modules only: nothing of it may resolve a package the function lacks.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createServer } from "node:http";
+import { createServer, Server } from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -19,6 +19,10 @@ Object.defineProperty(globalThis, Symbol.for("@vercel/request-context"), {
   enumerable: false,
   value: { get: () => contexts.getStore() },
 });
+
+// Vercel's runtime is closed: nothing says it hands requests to the app through http.Server.prototype.emit, which an
+// app could patch. This one does not: its server keeps the emit Node had before the function's code loaded.
+const nodeEmit = Server.prototype.emit;
 
 process.chdir(functionDir);
 const handlerPath = path.join(functionDir, handlerFile);
@@ -82,4 +86,5 @@ async function serveWeb(req, res) {
   res.end();
 }
 
+server.emit = nodeEmit;
 server.listen(0, "127.0.0.1", () => process.send({ type: "ready", port: server.address().port }));
