@@ -1,15 +1,27 @@
-// Every package the app's server code requires is among the traced files of each function that holds that code
-// (./traced-packages.ts). Fails while a package reaches the app only through a path Vercel's tracer cannot follow.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+// What `vercel build` made of the project, before anything runs: every package the app's server code requires is among
+// the traced files of each function that holds that code (./traced-packages.ts; fails while a package reaches the app
+// only through a path Vercel's tracer cannot follow), and the functions run on the Node.js version the project's
+// settings name (docs/deploy.md, step 4), which Vercel ignores when package.json's engines allow a newer major.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { project } from "./deployment";
-import { describeMissing, untracedImports } from "./traced-packages";
+import { describeMissing, tracedFunctions, untracedImports } from "./traced-packages";
 
 describe("`vercel build`'s functions", () => {
   it("hold every package the app's compiled server code requires", async () => {
     expect(describeMissing(await untracedImports(project()))).toBe("");
+  });
+
+  it("run on the Node.js version of the project's settings", async () => {
+    const settings = JSON.parse(await readFile(path.join(project(), ".vercel/project.json"), "utf8")).settings;
+    const runtimes = new Set<string>();
+    for (const fn of await tracedFunctions(project())) {
+      const config = path.join(project(), ".vercel/output/functions", fn.name, ".vc-config.json");
+      runtimes.add(JSON.parse(await readFile(config, "utf8")).runtime);
+    }
+    expect([...runtimes]).toEqual([`nodejs${settings.nodeVersion}`]);
   });
 });
 
