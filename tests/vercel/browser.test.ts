@@ -3,6 +3,7 @@
 // API with it, then deletes it there, and the API instance that had it cached refuses it at once.
 import { type Browser, chromium, type Page } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import browserTests from "../../e2e/playwright.config";
 import { firstOwner, project, send, serveDeployment } from "./deployment";
 import type { LocalVercel } from "./runtime";
 import { describeMissing, unloadablePackages } from "./traced-packages";
@@ -14,18 +15,8 @@ const owner = firstOwner();
 
 beforeAll(async () => {
   runtime = await serveDeployment();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  // The browser tests' Chromium, as they launch it (Debian's, no sandbox, nothing fetched from the network).
+  browser = await chromium.launch(browserTests.use?.launchOptions);
   page = await browser.newPage({ baseURL: runtime.url });
   page.setDefaultTimeout(30_000);
 });
