@@ -154,8 +154,10 @@ export function tokenCacheOf<Row extends { tenantId: number }>(
             return { synced: async () => true };
           }
         : (onChange, onLost) =>
-            listenOnPostgres(onChange, onLost, (payload) =>
-              db.prisma.$executeRaw`SELECT pg_notify(${CHANNEL}, ${payload})`,
+            listenOnPostgres(
+              onChange,
+              onLost,
+              (payload) => db.prisma.$executeRaw`SELECT pg_notify(${CHANNEL}, ${payload})`,
             ),
     );
     caches.set(db, cache);
