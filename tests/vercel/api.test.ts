@@ -24,19 +24,29 @@ afterAll(async () => {
   await runtime?.close();
 });
 
-/** Polls until `check` holds, for what happens after an answer. */
-async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
+/** Polls until `check` holds, every `everyMs`, for what happens after an answer. */
+async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, everyMs = 50) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
   return true;
 }
 
+// A cold instance's first call to Upstash can outlast the limiter's 1 s deadline on a busy CI machine (the emulator
+// shares its CPUs); the limiter then fails open and leaves Upstash alone for 30 s. What is checked below is the
+// deployment once warm: these wait out such a start, up to 40 s.
+const WARM_MS = 40_000;
+
 describe("the deployment", () => {
   it("passes the health check of docs/deploy.md's step 8: PostgreSQL migrated, Upstash reachable", async () => {
-    const health = await send(runtime, "GET", "/api/health");
+    let health = await send(runtime, "GET", "/api/health");
+    await eventually(
+      async () => (health = await send(runtime, "GET", "/api/health")).body?.rate_limit?.reachable === true,
+      WARM_MS,
+      1_000,
+    );
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({
       status: "ok",
@@ -64,12 +74,24 @@ describe("the deployment", () => {
     expect(unchanged.body.data.filter((client: { name: string }) => client.name === "")).toEqual([]);
 
     // One limit for the deployment: an instance started now counts on from what the first one left in Upstash.
-    const remaining = (answer: { headers: Headers }) =>
-      Number(/;r=(\d+)/.exec(answer.headers.get("ratelimit") ?? "")?.[1]);
-    const before = remaining(await send(runtime, "GET", `${API}?limit=1`, { token }));
-    const elsewhere = await send(runtime, "GET", `${API}?limit=1`, { token, instance: "new" });
-    expect(elsewhere.status).toBe(200);
-    expect(remaining(elsewhere)).toBe(before - 1);
+    const limited = await mintToken(owner.email, "Vercel lane rate limit");
+    const remaining = async (instance: string) => {
+      const answer = await send(runtime, "GET", `${API}?limit=1`, { token: limited, instance });
+      expect(answer.status).toBe(200);
+      return Number(/;r=(\d+)/.exec(answer.headers.get("ratelimit") ?? "")?.[1]);
+    };
+    const [first, second] = [runtime.instances(API)[0].id, await runtime.startInstance(API)];
+    const counts: number[] = [];
+    const shared = await eventually(
+      async () => {
+        counts.push(await remaining(first), await remaining(second), await remaining(first));
+        const [a, b, c] = counts.slice(-3);
+        return b === a - 1 && c === b - 1;
+      },
+      WARM_MS,
+      1_000,
+    );
+    expect(shared, `remaining on the first, second, first instance: ${counts.join(", ")}`).toBe(true);
   });
 
   it("gives every answer Vercel's request id (x-vercel-id), never the client's X-Request-Id", async () => {
