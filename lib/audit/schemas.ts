@@ -4,40 +4,9 @@ import { z } from "zod";
 import { component } from "@/lib/core/openapi-registry";
 import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, uuidString } from "@/lib/core/references";
+import { AUDIT_ACTIONS } from "./actions";
 
-export const AUDIT_ACTIONS = [
-  "client.created",
-  "client.updated",
-  "contact.created",
-  "contact.updated",
-  "job.created",
-  "job.updated",
-  "webhook.created",
-  "webhook.updated",
-  "webhook.deleted",
-  "webhook.secret_rotated",
-  "webhook.tested",
-  "webhook.disabled",
-  "token.created",
-  "token.deleted",
-  "token.revoked",
-  "member.created",
-  "member.invited",
-  "member.invite_renewed",
-  "member.invite_accepted",
-  "member.role_changed",
-  "member.client_access_changed",
-  "member.groups_changed",
-  "member.archived",
-  "member.unarchived",
-  "tenant.created",
-  "password.changed",
-  "profile.updated",
-  "sign_in.succeeded",
-  "sign_in.failed",
-  "sign_in.throttled",
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export { AUDIT_ACTIONS, type AuditAction } from "./actions";
 
 export const TARGET_TYPES = ["client", "contact", "job", "webhook", "token", "user", "tenant"] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];

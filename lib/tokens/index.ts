@@ -5,12 +5,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { z } from "zod";
-import { changesBetween } from "@/lib/audit/entries";
 import { type Actor, cliActor, recordAudit, webActor as webActorOf } from "@/lib/audit/mutations";
 import { isStorableText } from "@/lib/core/validation";
 import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { FULL_ACCESS, type TokenAccess, tokenAccessSchema } from "./access";
+import { tokenCreated, tokenEntry } from "./audit";
 
 export const TOKEN_PREFIX = "cjt_";
 /** 62^43 > 2^256, so 43 base62 digits hold 32 bytes; 62^6 > 2^32 holds the checksum. */
@@ -133,7 +133,13 @@ export async function createApiToken(
       );
     const expiresAt = expiresInDays === null ? null : new Date(now.getTime() + expiresInDays * DAY_MS);
     const created = await tx.apiToken.create({ data: { ...data, expiresAt }, select: summaryFields });
-    if (actor) await recordAudit(tx, { actor }, tokenCreated(summaryOf(created), owner.userId));
+    if (actor) {
+      const user = await tx.user.findFirstOrThrow({
+        where: { id: owner.userId },
+        select: { firstname: true, lastname: true, email: true },
+      });
+      await recordAudit(tx, { actor }, tokenCreated(summaryOf(created), user));
+    }
     return created;
     // Creates queue on the lock: a burst of them waits its turn rather than failing on Prisma's 2 s default.
   }, TRANSACTION_WAIT);
@@ -220,17 +226,4 @@ export async function createApiTokenForEmail(
     actor: options.actor ?? cliActor(user.tenantId),
   });
   return { token, summary, user };
-}
-
-/** An audit entry about a token: its id and name (never its value or hash), and whose it is. */
-function tokenEntry(
-  action: "token.created" | "token.deleted" | "token.revoked",
-  token: { id: number; name: string; userId: number },
-) {
-  return { action, target: { type: "token" as const, id: token.id, name: token.name }, changes: {} };
-}
-
-function tokenCreated(token: TokenSummary, userId: number) {
-  const after = { user_id: userId, access: token.access, expires_at: token.expiresAt?.toISOString() ?? null };
-  return { ...tokenEntry("token.created", { ...token, userId }), changes: changesBetween({}, after) };
 }
