@@ -1,5 +1,5 @@
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 // Integration tests call the route handlers in-process. Each test file gets its own copy of a database that
 // global setup migrated and seeded once: PGlite by default, PostgreSQL when DATABASE_URL is set.
@@ -7,6 +7,8 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["tests/**/*.test.ts"],
+    // The Vercel lane's tests need `vercel build`'s output and run by their own config (.ci/vercel).
+    exclude: [...configDefaults.exclude, "tests/vercel/**"],
     globalSetup: ["tests/support/global-setup.ts"],
     setupFiles: ["tests/support/per-file-database.ts"],
     pool: "forks",
