@@ -57,7 +57,9 @@ export const config = {
     // before the route runs.
     "/api/v1/:path(.*%.*)",
     "/api/v1/:path(.*//.*)",
+    "/api/v1/:path(/.*)", // `//` straight after /api/v1
     "/api/v1/:path(.*\\\\.*)",
+    "/api/v1:path(\\\\.*)", // a backslash straight after /api/v1
     // Every page answer, prefetches included: a prefetched page is rendered and kept, and must carry its headers.
     "/((?!api(?:/|$)|_next/static|_next/image|favicon.ico).*)",
   ],
