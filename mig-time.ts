@@ -1,0 +1,18 @@
+import { openPGlite } from "@/lib/db/pglite";
+import { applyMigrations } from "@/lib/db/migrations";
+const t0 = Date.now();
+const pg = openPGlite("memory://x");
+await pg.waitReady;
+const t1 = Date.now();
+await applyMigrations(pg);
+const t2 = Date.now();
+console.log("open", t1 - t0, "migrate", t2 - t1);
+const dump = await pg.dumpDataDir("none");
+const t3 = Date.now();
+console.log("dump", t3-t2, dump.size);
+const { PGlite } = await import("@electric-sql/pglite");
+const { citext } = await import("@electric-sql/pglite/contrib/citext");
+const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+const p2 = new PGlite({ loadDataDir: dump, extensions: { citext, pg_trgm } });
+await p2.waitReady;
+console.log("load", Date.now() - t3, (await p2.query("select count(*) from clients")).rows);
