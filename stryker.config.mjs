@@ -7,6 +7,7 @@
 export const MUTATED = [
   { file: "lib/tokens/access.ts", least: 90 },
   { file: "lib/core/cursor.ts", least: 90 },
+  { file: "lib/auth/visibility.ts", least: 90 },
 ];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */

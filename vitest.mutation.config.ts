@@ -6,7 +6,11 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 import base from "./vitest.config.ts";
 
-export const MUTATION_TESTS = ["tests/unit/token-access-rules.test.ts", "tests/unit/cursor-rules.test.ts"];
+export const MUTATION_TESTS = [
+  "tests/unit/token-access-rules.test.ts",
+  "tests/unit/cursor-rules.test.ts",
+  "tests/auth/visibility.test.ts",
+];
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
