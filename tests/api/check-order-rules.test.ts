@@ -1,0 +1,233 @@
+// The wrapper's checks and their order (decisions.md, Wire format: 401 token → 403 the token's access → 403
+// permission → 404/403 the record in the path → 422 query or body), the link rule (linking a record needs read access
+// to its resource; null unlinks) and the subscription rule, through the route handlers, on firms of their own
+// (tests/support/visibility-firm.ts). Part of the mutation run; tests/api/check-order.test.ts sweeps every write.
+import { beforeAll, describe, expect, it } from "vitest";
+import { database } from "@/lib/db/client";
+import { createApiToken } from "@/lib/tokens";
+import { FULL_ACCESS, NO_ACCESS, type TokenAccess } from "@/lib/tokens/access";
+import { call } from "../support/api";
+import { importRoute } from "../support/routes";
+import { type Firm, makeVisibilityFirm, type Person } from "../support/visibility-firm";
+
+const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
+const ROLE_REFUSAL = { message: "Your role does not allow this action." };
+const RECORD_REFUSAL = { message: "You do not have access to this record." };
+
+let firm: Firm;
+let otherFirm: Firm;
+const webhooks = { own: "", foreign: "" };
+
+beforeAll(async () => {
+  const db = (await database()).prisma;
+  [firm, otherFirm] = [await makeVisibilityFirm(db), await makeVisibilityFirm(db)];
+  for (const [key, { tenant }] of [
+    ["own", firm],
+    ["foreign", otherFirm],
+  ] as const) {
+    const endpoint = await db.webhookEndpoint.create({
+      data: {
+        tenantId: tenant.id,
+        url: "https://127.0.0.1:9/order",
+        events: ["client.created"],
+        secret: "whsec_b3JkZXI=",
+      },
+    });
+    webhooks[key] = endpoint.uuid;
+  }
+});
+
+/** A token of a person of the firm with this access. */
+async function tokenOf(person: Person, access: Partial<TokenAccess> = {}) {
+  const user = firm.people[person];
+  const db = (await database()).prisma;
+  return (
+    await createApiToken(db, { tenantId: user.tenantId, userId: user.id }, `order ${person}`, {
+      access: { ...FULL_ACCESS, ...access },
+    })
+  ).token;
+}
+
+const route = (file: string) => importRoute(file);
+const jobCount = async () => (await database()).prisma.job.count({ where: { tenantId: firm.tenant.id } });
+
+describe("the token's access comes first, by method", () => {
+  it("lets a token that reads jobs list them, and refuses it every write", async () => {
+    const token = await tokenOf("staff", { jobs: "read" });
+    const jobs = await route("jobs/route.ts");
+    expect((await call(jobs, "GET", "jobs", { token })).status).toBe(200);
+    const before = await jobCount();
+    const created = await call(jobs, "POST", "jobs", { token, body: { name: "Refused" } });
+    expect(created).toMatchObject({ status: 403, body: { message: "This token can only read jobs." } });
+    const job = firm.jobs["Managed work"].uuid;
+    const updated = await call(await route("jobs/[uuid]/route.ts"), "PUT", `jobs/${job}`, {
+      token,
+      params: { uuid: job },
+      body: { name: "Refused" },
+    });
+    expect(updated).toMatchObject({ status: 403, body: { message: "This token can only read jobs." } });
+    expect(await jobCount()).toBe(before);
+  });
+
+  it("refuses a read without access before the role, and a DELETE as a write", async () => {
+    const none = await tokenOf("viewer", { jobs: "none" });
+    const jobs = await route("jobs/route.ts");
+    expect(await call(jobs, "GET", "jobs", { token: none })).toMatchObject({
+      status: 403,
+      body: { message: "This token has no access to jobs." },
+    });
+    // A Viewer's token without jobs: the token's 403, not the role's.
+    expect(await call(jobs, "POST", "jobs", { token: none, body: { name: 1 } })).toMatchObject({
+      status: 403,
+      body: { message: "This token has no access to jobs." },
+    });
+    const reader = await tokenOf("owner", { webhooks: "read" });
+    const remove = await call(await route("webhooks/[uuid]/route.ts"), "DELETE", `webhooks/${webhooks.own}`, {
+      token: reader,
+      params: { uuid: webhooks.own },
+    });
+    expect(remove).toMatchObject({ status: 403, body: { message: "This token can only read webhooks." } });
+  });
+
+  it("asks nothing of a token on the paths about its caller", async () => {
+    const token = await tokenOf("viewer", NO_ACCESS);
+    const me = await call(await route("me/route.ts"), "GET", "me", { token });
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe("viewer@visibility.test");
+  });
+
+  it("answers a method the path does not have with 405, whatever the token holds", async () => {
+    const token = await tokenOf("viewer", NO_ACCESS);
+    const res = await call(await route("jobs/route.ts"), "DELETE", "jobs", { token });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, POST, OPTIONS");
+  });
+
+  it("judges Accept after the token's access", async () => {
+    const headers = { Accept: "text/html" };
+    const jobs = await route("jobs/route.ts");
+    const none = await call(jobs, "GET", "jobs", { token: await tokenOf("staff", { jobs: "none" }), headers });
+    expect(none.status).toBe(403);
+    const reader = await call(jobs, "GET", "jobs", { token: await tokenOf("staff", { jobs: "read" }), headers });
+    expect(reader.status).toBe(406);
+  });
+});
+
+describe("the role's permission before the record, the record before the query or body", () => {
+  it("refuses a Viewer's write to a record that does not exist with the role's 403", async () => {
+    const token = await tokenOf("viewer");
+    const res = await call(await route("jobs/[uuid]/route.ts"), "PUT", `jobs/${UNKNOWN_UUID}`, {
+      token,
+      params: { uuid: UNKNOWN_UUID },
+      body: { name: 42 },
+    });
+    expect(res).toMatchObject({ status: 403, body: ROLE_REFUSAL });
+  });
+
+  it("answers a bad query on a missing record 404, on another firm's 403, on its own 422", async () => {
+    const token = await tokenOf("owner");
+    const deliveries = await route("webhooks/[uuid]/deliveries/route.ts");
+    const get = (uuid: string) =>
+      call(deliveries, "GET", `webhooks/${uuid}/deliveries?limit=0`, { token, params: { uuid } });
+    const missing = await get(UNKNOWN_UUID);
+    expect(missing).toMatchObject({ status: 404, body: { message: "Webhook not found." } });
+    expect(await get(webhooks.foreign)).toMatchObject({ status: 403, body: RECORD_REFUSAL });
+    const own = await get(webhooks.own);
+    expect(own.status).toBe(422);
+    expect(Object.keys(own.body.errors)).toEqual(["limit"]);
+  });
+
+  it("answers a bad body on a missing job 404, on a job the user cannot see 403, on one it can 422", async () => {
+    const token = await tokenOf("assigned");
+    const job = await route("jobs/[uuid]/route.ts");
+    const put = (uuid: string) => call(job, "PUT", `jobs/${uuid}`, { token, params: { uuid }, body: { name: 42 } });
+    expect(await put(UNKNOWN_UUID)).toMatchObject({ status: 404, body: { message: "Job not found." } });
+    expect(await put(firm.jobs["Unseen work"].uuid)).toMatchObject({ status: 403, body: RECORD_REFUSAL });
+    const visible = await put(firm.jobs["Followed by assigned"].uuid);
+    expect(visible.status).toBe(422);
+    expect(Object.keys(visible.body.errors)).toEqual(["name"]);
+  });
+});
+
+describe("linking a record needs read access to its resource", () => {
+  const client = () => firm.clients["Managed Ltd"].uuid;
+
+  it("links a client with read access on clients", async () => {
+    const token = await tokenOf("staff", { clients: "read" });
+    const res = await call(await route("jobs/route.ts"), "POST", "jobs", {
+      token,
+      body: { name: "Linked with read", client_uuid: client() },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.client).toMatchObject({ uuid: client() });
+  });
+
+  it("refuses a link without access on clients, before the body's shape, and writes nothing", async () => {
+    const token = await tokenOf("staff", { clients: "none" });
+    const jobs = await route("jobs/route.ts");
+    const before = await jobCount();
+    for (const body of [
+      { name: "Linked without access", client_uuid: client() },
+      { name: 42, client_uuid: client() },
+    ]) {
+      expect(await call(jobs, "POST", "jobs", { token, body })).toMatchObject({
+        status: 403,
+        body: { message: "This token has no access to clients, so it cannot link client_uuid." },
+      });
+    }
+    expect(await jobCount()).toBe(before);
+    const contact = await call(await route("contacts/route.ts"), "POST", "contacts", {
+      token,
+      body: { firstname: "Link", lastname: "Less", email: "link.less@visibility.test", client_uuid: client() },
+    });
+    expect(contact.status).toBe(403);
+  });
+
+  it("unlinks with client_uuid: null without access on clients", async () => {
+    const token = await tokenOf("staff", { clients: "none" });
+    const db = (await database()).prisma;
+    const job = await db.job.create({
+      data: { tenantId: firm.tenant.id, name: "To unlink", clientId: firm.clients["South Ltd"].id },
+    });
+    const res = await call(await route("jobs/[uuid]/route.ts"), "PUT", `jobs/${job.uuid}`, {
+      token,
+      params: { uuid: job.uuid },
+      body: { client_uuid: null },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.client).toBeNull();
+    expect(
+      (await db.job.findUniqueOrThrow({ where: { tenantId_id: { tenantId: job.tenantId, id: job.id } } })).clientId,
+    ).toBeNull();
+  });
+});
+
+describe("a webhook's events need read access to what they carry", () => {
+  it("refuses to subscribe to jobs without access on jobs, before the body's shape", async () => {
+    const token = await tokenOf("owner", { jobs: "none" });
+    const hooks = await route("webhooks/route.ts");
+    for (const url of ["https://hooks.example.com/in", 42])
+      expect(await call(hooks, "POST", "webhooks", { token, body: { url, events: ["job.created"] } })).toMatchObject({
+        status: 403,
+        body: { message: "This token has no access to jobs, so it cannot subscribe to job.created." },
+      });
+  });
+
+  it("judges a change that leaves the events as stored by those events", async () => {
+    const hook = await route("webhooks/[uuid]/route.ts");
+    const put = async (access: Partial<TokenAccess>, body: object) =>
+      call(hook, "PUT", `webhooks/${webhooks.own}`, {
+        token: await tokenOf("owner", access),
+        params: { uuid: webhooks.own },
+        body,
+      });
+    expect(await put({ clients: "none" }, { enabled: true })).toMatchObject({
+      status: 403,
+      body: { message: "This token has no access to clients, so it cannot subscribe to client.created." },
+    });
+    // Events sent replace the stored ones: only what is sent is judged.
+    expect((await put({ clients: "none" }, { events: ["job.created", 7] })).status).toBe(422);
+    expect((await put({ clients: "none" }, { events: ["job.created"] })).status).toBe(200);
+    expect((await put({ jobs: "none" }, { events: ["client.created"] })).status).toBe(200);
+  });
+});
