@@ -1,7 +1,8 @@
 // Runs once when a server instance starts: refuse to start with a configuration that cannot work (or on an embedded
-// database another process holds), answer API paths Next would redirect and count API requests in flight before Next's router (lib/http/before-next.ts), drain requests
-// on SIGTERM, seed the demo data if (and only if) it was asked for, and start the webhook retry timer (one machine).
-// Traces first, when an OTLP endpoint is set, so that the pg driver is instrumented before anything loads it.
+// database another process holds), put the front door before Next's router where this process owns its HTTP server
+// (lib/http/before-next.ts; not on Vercel, whose closed runtime owns it: docs/deploy.md, "What holds where"), drain
+// requests on SIGTERM, seed the demo data if (and only if) it was asked for, and start the webhook retry timer (one
+// machine). Traces first, when an OTLP endpoint is set, so that the pg driver is instrumented before anything loads it.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
@@ -10,9 +11,11 @@ export async function register() {
   }
   const { refuseToStartUnworkable } = await import("@/lib/db/startup");
   await refuseToStartUnworkable();
-  const { installBeforeNext } = await import("@/lib/http/before-next");
-  const { admitOrQueue } = await import("@/lib/api/in-flight");
-  installBeforeNext(admitOrQueue);
+  if (!process.env.VERCEL) {
+    const { installBeforeNext } = await import("@/lib/http/before-next");
+    const { admitOrQueue } = await import("@/lib/api/in-flight");
+    installBeforeNext(admitOrQueue);
+  }
   const { installShutdown } = await import("@/lib/api/shutdown");
   installShutdown();
   const { seedDemoIfRequested } = await import("@/lib/demo/startup");

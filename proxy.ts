@@ -1,17 +1,19 @@
 // Runs before every page and API request (not Next's static files). API requests that the framework would answer
-// in text (a malformed %-escape, a trailing slash, an over-long URL) get their JSON answer here. Pages get a fresh
+// in text (a malformed %-escape, a trailing slash, an over-long URL) get their JSON answer here where no front door
+// answered them first (on Vercel; `next start` has lib/http/before-next.ts). Pages get a fresh
 // CSP nonce, which Next puts on its own script tags (it reads it from the request's Content-Security-Policy header),
 // and the page security headers. HSTS on pages covers the API too: browsers apply it to the whole host.
 import { type NextRequest, NextResponse } from "next/server";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { API_HEADERS, newNonce, pageSecurityHeaders } from "@/lib/http/security-headers";
 import { requestIdOf } from "@/lib/observability/request-id";
+import { limitBeforeToken } from "@/lib/ratelimit/api";
 
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   if (pathname.startsWith("/api/")) {
     const refused = pathname.startsWith("/api/v1") ? refusedApiPath(request.url, pathname) : null;
-    return refused ? withApiHeaders(refused, requestIdOf(request)) : NextResponse.next();
+    return refused ? withApiHeaders(refused, request) : NextResponse.next();
   }
   // next.config.mjs turns off Next's own trailing-slash redirect (it would answer the API with one): pages keep it.
   if (pathname.length > 1 && pathname.endsWith("/")) {
@@ -50,18 +52,29 @@ async function unreadableForm(request: NextRequest): Promise<boolean> {
 
 export const config = {
   matcher: [
-    // API paths only when they hold a %-escape: on any other API request the proxy would make Next buffer the whole
-    // body before the route runs.
+    // API paths only when they hold a %-escape, `//` or a backslash (which Next itself redirects where no front door
+    // answered them first: on Vercel): on any other API request the proxy would make Next buffer the whole body
+    // before the route runs.
     "/api/v1/:path(.*%.*)",
+    "/api/v1/:path(.*//.*)",
+    "/api/v1/:path(.*\\\\.*)",
     // Every page answer, prefetches included: a prefetched page is rendered and kept, and must carry its headers.
-    "/((?!api/|_next/static|_next/image|favicon.ico).*)",
+    "/((?!api(?:/|$)|_next/static|_next/image|favicon.ico).*)",
   ],
 };
 
-/** Answers from the proxy skip next.config.mjs's headers: the API's are set here, and the request's id in the body. */
-async function withApiHeaders(refused: Response, requestId: string) {
-  const response = Response.json({ ...(await refused.json()), request_id: requestId }, { status: refused.status });
-  for (const [name, value] of Object.entries(API_HEADERS)) response.headers.set(name, value);
+/**
+ * Answers from the proxy skip next.config.mjs's headers: the API's are set here, and the request's id in the body.
+ * Given before the token, they count against the limit of requests without a valid token, whose headers they carry.
+ */
+async function withApiHeaders(refused: Response, request: NextRequest) {
+  const requestId = requestIdOf(request);
+  const limited = await limitBeforeToken(request.headers);
+  const response = Response.json(
+    { message: limited.refusal ?? (await refused.json()).message, request_id: requestId },
+    { status: limited.refusal ? 429 : refused.status },
+  );
+  for (const [name, value] of Object.entries({ ...API_HEADERS, ...limited.headers })) response.headers.set(name, value);
   response.headers.set("X-Request-Id", requestId);
   return response;
 }

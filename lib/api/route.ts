@@ -1,8 +1,8 @@
-// The API wrapper every route file uses. A route file declares, per method, what its endpoint needs (permission,
-// the record its path names, query and body schemas) and a handler; the wrapper runs token authentication within
-// the rate limits, then the checks in the order decisions.md fixes (401 token → 403 the token's access → 403 permission → 404/403 record →
-// 422 query or body shape → the handler's own 422s), runs a POST or PUT with an Idempotency-Key once per key
-// (lib/api/idempotency.ts), and maps every error to its JSON answer.
+// The API wrapper every route file uses. An endpoint declares (lib/api/endpoint.ts) what it needs (its token
+// resource, permission, the record its path names, query and body schemas) and a handler; the wrapper runs token
+// authentication within the rate limits, then the checks in the order decisions.md fixes (401 token → 403 the token's
+// access → 403 permission → 404/403 record → 422 query or body shape → the handler's own 422s), runs a POST or PUT
+// with an Idempotency-Key once per key (lib/api/idempotency.ts), and maps every error to its JSON answer.
 import { after } from "next/server";
 import type { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
@@ -46,12 +46,27 @@ interface EndpointInput<Q, B, R> {
   record: R;
 }
 
+/** The methods an endpoint may have, as the OpenAPI document spells them. */
+export type EndpointMethod = "get" | "post" | "put" | "delete";
+
+/** What the wrapper runs of an endpoint's declaration: where it is, what it needs, and its handler. */
 export interface Endpoint<Q = undefined, B = undefined, R = undefined> {
+  method: EndpointMethod;
+  /** The path template under /api/v1, as the OpenAPI document names it: `/clients/{uuid}`. */
+  path: string;
+  /**
+   * The token resource the endpoint belongs to (lib/tokens/access.ts), whose access it needs: read for GET, write
+   * for the others. Only the paths about the caller itself (SELF_PATHS) name none (null).
+   */
+  resource: TokenResource | null;
+  /** A lower per-token rate limit for this endpoint, on top of the API-wide one (lib/ratelimit/api.ts). */
+  rateLimit?: EndpointRateLimit;
   /** The role permission the endpoint needs: without it, a 403 before anything about the request is looked at. */
   permission?: Permission;
   /** Loads the record the path names: 404 when it exists nowhere, 403 when the caller may not have it. */
   load?: (caller: Caller, params: PathParams) => Promise<R>;
-  query?: z.ZodType<Q, unknown>;
+  /** The query's schema: an object of the parameters, each read from the query string's text. */
+  query?: QuerySchema<Q>;
   /** The JSON body's schema; without one, the endpoint reads no body. */
   body?: z.ZodType<B, unknown>;
   /**
@@ -64,20 +79,18 @@ export interface Endpoint<Q = undefined, B = undefined, R = undefined> {
   handler: (input: EndpointInput<Q, B, R>) => Promise<unknown>;
 }
 
-/** Declares one method's endpoint; a function only so that TypeScript infers the handler's input from the spec. */
-export const endpoint = <Q = undefined, B = undefined, R = undefined>(spec: Endpoint<Q, B, R>) => spec;
+/** A query schema: a zod object, whose fields the OpenAPI document lists as the query parameters. */
+export type QuerySchema<Q> = z.ZodType<Q, unknown> & { shape: Record<string, z.ZodType> };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyEndpoint = Endpoint<any, any, any>;
+export type AnyEndpoint = Endpoint<any, any, any>;
 
-interface RouteOptions {
-  /** A lower per-token rate limit for this path, on top of the API-wide one (lib/ratelimit/api.ts). */
-  rateLimit?: EndpointRateLimit;
-}
-
-/** What the wrapper needs of a route beyond its endpoints. */
-interface Route extends RouteOptions {
+/** What the wrapper needs of a route beyond its endpoint. */
+interface Route {
   resource: TokenResource | null;
+  rateLimit?: EndpointRateLimit;
+  /** For a method the path lacks: its 405, judged before the token (a 401 gives way to it). */
+  lacking?: ApiError;
 }
 
 type NextContext = { params: Promise<PathParams> };
@@ -98,45 +111,41 @@ export const accepted = (body: unknown) => new JsonResponse(202, body);
 
 /** The only paths that need no token resource: they are about the caller itself (decisions.md, "Tokens"). */
 export const SELF_PATHS = ["/me", "/token", "/token/requests"] as const;
-export type SelfPath = (typeof SELF_PATHS)[number];
 
-/** The resource a route's token access is judged on, or null for a path about the caller itself. */
-function resourceOf(declared: TokenResource | SelfPath): TokenResource | null {
-  if ((SELF_PATHS as readonly string[]).includes(declared)) return null;
-  if ((TOKEN_RESOURCES as readonly string[]).includes(declared)) return declared as TokenResource;
-  throw new Error(
-    `apiRoute(${JSON.stringify(declared)}): a route names the token resource it belongs to (${TOKEN_RESOURCES.join(", ")}); only ${SELF_PATHS.join(", ")} may name themselves instead.`,
-  );
+/** Throws, when a route file is loaded, for an endpoint whose resource or events the wrapper could not judge. */
+function assertJudgeable({ method, path, resource, subscribes }: AnyEndpoint) {
+  const named = `${method.toUpperCase()} ${path}`;
+  const valid =
+    resource === null
+      ? (SELF_PATHS as readonly string[]).includes(path)
+      : (TOKEN_RESOURCES as readonly string[]).includes(resource);
+  if (!valid)
+    throw new Error(
+      `${named} (resource ${JSON.stringify(resource)}): an endpoint names the token resource it belongs to (${TOKEN_RESOURCES.join(", ")}); only ${SELF_PATHS.join(", ")} may name none.`,
+    );
+  if (resource === "webhooks" && method !== "get" && method !== "delete" && !subscribes)
+    throw new Error(`${named} must declare the events the webhook endpoint has after it (subscribes).`);
 }
 
 /**
- * Builds all the exports of a route file from its endpoints:
- * `export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("clients", { GET: endpoint({ handler: … }) })`.
- * The first argument is the resource the path belongs to, whose token access (lib/tokens/access.ts) its methods
- * need: read for GET, write for the others. Only the paths about the caller itself name their own path instead
- * (`apiRoute("/me", …)`) and need none; anything else throws when the route file is loaded, so that no route can
- * leave its resource out.
+ * Builds all the exports of a route file from the endpoints of its path:
+ * `export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(clientEndpoints.list, clientEndpoints.create)`.
+ * Each method answers with its endpoint; the others with a 405 naming those the path has. An endpoint without a
+ * valid token resource throws when the route file is loaded, so that no route can leave its resource out.
  */
-export function apiRoute(
-  declared: TokenResource | SelfPath,
-  endpoints: Partial<Record<Method, AnyEndpoint>>,
-  { rateLimit }: RouteOptions = {},
-): Record<Method | "OPTIONS", NextHandler> {
-  const resource = resourceOf(declared);
-  for (const [method, spec] of Object.entries(endpoints))
-    if (resource === "webhooks" && !READ_METHODS.has(method) && method !== "DELETE" && !spec?.subscribes)
-      throw new Error(
-        `apiRoute("webhooks"): ${method} must declare the events the endpoint has after it (subscribes).`,
-      );
-  const allow = [...METHODS.filter((m) => endpoints[m]), "OPTIONS"].join(", ");
-  const methodNotAllowed = refuseWith(
-    new ApiError(405, `Method not allowed. This path accepts: ${allow}.`, undefined, { Allow: allow }),
-  );
+export function apiRoute(...endpoints: AnyEndpoint[]): Record<Method | "OPTIONS", NextHandler> {
+  const byMethod = new Map(endpoints.map((spec) => [spec.method.toUpperCase() as Method, spec]));
+  const paths = new Set(endpoints.map((spec) => spec.path));
+  if (paths.size !== 1 || byMethod.size !== endpoints.length)
+    throw new Error(`apiRoute: one endpoint per method, all of one path (given ${[...paths].join(", ") || "none"}).`);
+  endpoints.forEach(assertJudgeable);
+  const allow = [...METHODS.filter((m) => byMethod.has(m)), "OPTIONS"].join(", ");
+  const lacking = new ApiError(405, `Method not allowed. This path accepts: ${allow}.`, undefined, { Allow: allow });
   const entries = METHODS.map((method): [Method, NextHandler] => {
-    const spec = endpoints[method];
-    const answer = spec ? answerWith(spec) : methodNotAllowed;
-    // A method the path does not have is a 405 whatever the token holds.
-    const route = { resource: spec ? resource : null, rateLimit };
+    const spec = byMethod.get(method);
+    // A method the path does not have is a 405 whatever the token holds, and whether it holds one.
+    const answer = spec ? answerWith(spec) : refuseWith(lacking);
+    const route: Route = spec ? { resource: spec.resource, rateLimit: spec.rateLimit } : { resource: null, lacking };
     return [method, (request, context) => handle(request, context, answer, route)];
   });
   const preflight: NextHandler = (request) =>
@@ -182,7 +191,7 @@ async function attempt(
   request: Request,
   context: NextContext,
   answer: Answer,
-  { resource, rateLimit }: Route,
+  { resource, rateLimit, lacking }: Route,
 ): Promise<Attempt> {
   let rateLimitHeaders: Record<string, string> = {};
   try {
@@ -202,6 +211,9 @@ async function attempt(
     );
     return { response, rateLimitHeaders };
   } catch (error) {
+    // The 401's headers are its limit's (requests without a valid token), which the 405 then carries.
+    if (lacking && error instanceof ApiError && error.status === 401)
+      return { error: lacking, rateLimitHeaders: error.headers ?? {} };
     return { error, rateLimitHeaders };
   }
 }

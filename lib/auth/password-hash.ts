@@ -18,20 +18,6 @@ export const MAX_IN_FLIGHT = 32;
 const POOL_SIZE = Math.max(1, Math.min(4, availableParallelism() - 1));
 const COST = 10;
 
-// The worker is evaluated from source (no separate file for the bundler to find); it loads bcryptjs from the app's
-// node_modules, as the main thread does.
-const WORKER_SOURCE = `
-const bcrypt = require("bcryptjs");
-const { parentPort } = require("node:worker_threads");
-parentPort.on("message", async ({ id, op, password, hash }) => {
-  try {
-    const result = op === "compare" ? await bcrypt.compare(password, hash) : await bcrypt.hash(password, ${COST});
-    parentPort.postMessage({ id, result });
-  } catch (error) {
-    parentPort.postMessage({ id, error: String(error) });
-  }
-});`;
-
 type Job = { op: "compare"; password: string; hash: string } | { op: "hash"; password: string };
 interface Pending {
   job: Job;
@@ -81,13 +67,13 @@ function dispatch() {
       dispatch();
     };
     worker.on("message", onMessage).on("error", onError);
-    worker.postMessage({ id, ...pending.job });
+    worker.postMessage({ id, cost: COST, ...pending.job });
   }
 }
 
 function startWorker(): Worker {
   workers++;
-  return new Worker(WORKER_SOURCE, { eval: true });
+  return new Worker(new URL("./password-worker.ts", import.meta.url));
 }
 
 /** Whether the password matches the bcrypt hash, checked on a worker thread. */

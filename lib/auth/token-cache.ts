@@ -10,6 +10,13 @@
 // has been heard by then. One such statement serves every request waiting at the time (they share it), so under load
 // it costs one tiny statement per round trip, on one connection, instead of a pool checkout and the lookup's join
 // per request.
+//
+// "Can hear" is proven, not assumed from the URL (decisions.md, Deployment): a LISTEN through a transaction-mode
+// pooler succeeds, and so do the syncs, yet it hears nothing, and a deleted token was answered for the cache's
+// minute (issue 51). So a new listener first sends a notification of its own through the app's pool and is trusted
+// only once it has heard it. A sync that does not come back in time (a connection dropped silently, as while a
+// Vercel instance is frozen) ends the listener at once: the requests after it look tokens up, not wait in turn.
+import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 import pg from "pg";
 import type { Database } from "@/lib/db/client";
@@ -23,6 +30,10 @@ const MAX_ENTRIES = 10_000;
 const SYNC_WAIT_MS = 1_000;
 /** A lost listener is reopened on a later lookup, at most this often. */
 const RECONNECT_AFTER_MS = 1_000;
+/** A new listener must hear its own notification, sent through the pool, within this long to be trusted. */
+const PROOF_WAIT_MS = 3_000;
+/** Payloads of the listeners' proofs: heard by every instance, and no change of anything. */
+const PROOF_PREFIX = "heard:";
 
 /** An open listener: synced() resolves true once every change committed before the call has been heard. */
 interface Listener {
@@ -31,6 +42,9 @@ interface Listener {
 
 /** Opens a listener that calls onChange with each payload (a tenant id), and onLost once if it stops. */
 type Listen = (onChange: (payload: string) => void, onLost: () => void) => Promise<Listener>;
+
+/** Sends a notification on the channel through the app's own pool, as the triggers' changes are. */
+type Announce = (payload: string) => Promise<unknown>;
 
 interface Entry<Row> {
   row: Row;
@@ -126,7 +140,9 @@ const caches = ((
 ).__cjtTokenCaches ??= new WeakMap());
 
 /** The cache of one open database (lib/db/client.ts), made on first use. */
-export function tokenCacheOf<Row extends { tenantId: number }>(db: Pick<Database, "kind" | "pglite">): TokenCache<Row> {
+export function tokenCacheOf<Row extends { tenantId: number }>(
+  db: Pick<Database, "kind" | "pglite" | "prisma">,
+): TokenCache<Row> {
   let cache = caches.get(db);
   if (!cache) {
     const { pglite } = db;
@@ -137,7 +153,12 @@ export function tokenCacheOf<Row extends { tenantId: number }>(db: Pick<Database
             await pglite.listen(CHANNEL, onChange);
             return { synced: async () => true };
           }
-        : listenOnPostgres,
+        : (onChange, onLost) =>
+            listenOnPostgres(
+              onChange,
+              onLost,
+              (payload) => db.prisma.$executeRaw`SELECT pg_notify(${CHANNEL}, ${payload})`,
+            ),
     );
     caches.set(db, cache);
   }
@@ -146,9 +167,13 @@ export function tokenCacheOf<Row extends { tenantId: number }>(db: Pick<Database
 
 /**
  * LISTEN needs a session of its own: over the direct URL (a transaction-mode pooler cannot hold one). The connection
- * never keeps the process alive.
+ * never keeps the process alive. Resolves once the listener has heard `announce`'s notification through the pool.
  */
-async function listenOnPostgres(onChange: (payload: string) => void, onLost: () => void): Promise<Listener> {
+async function listenOnPostgres(
+  onChange: (payload: string) => void,
+  onLost: () => void,
+  announce: Announce,
+): Promise<Listener> {
   // Through PgBouncer in transaction mode a LISTEN stays on whichever server connection ran it: nothing would be heard.
   const pooled = new URL(process.env.DATABASE_URL!).searchParams.get("pgbouncer") === "true";
   if (pooled && !process.env.DIRECT_DATABASE_URL)
@@ -167,8 +192,15 @@ async function listenOnPostgres(onChange: (payload: string) => void, onLost: () 
     onLost();
     client.end().catch(() => {});
   };
-  client.on("notification", ({ channel, payload }) => {
-    if (channel === CHANNEL) onChange(payload ?? "");
+  const proof = `${PROOF_PREFIX}${randomUUID()}`;
+  let heardProof: () => void = () => {};
+  const proven = new Promise<void>((resolve) => {
+    heardProof = resolve;
+  });
+  client.on("notification", ({ channel, payload = "" }) => {
+    if (channel !== CHANNEL) return;
+    if (payload === proof) heardProof();
+    else if (!payload.startsWith(PROOF_PREFIX)) onChange(payload);
   });
   client.on("error", lose);
   client.on("end", lose);
@@ -176,6 +208,12 @@ async function listenOnPostgres(onChange: (payload: string) => void, onLost: () 
     await client.connect();
     (client as unknown as { connection: { stream: Socket } }).connection.stream.unref();
     await client.query(`LISTEN ${CHANNEL}`);
+    await announce(proof);
+    if (!(await within(proven, PROOF_WAIT_MS)))
+      throw new Error(
+        "its listener did not hear a notification sent through the app's pool (a LISTEN through a transaction-mode " +
+          "pooler hears nothing): set DIRECT_DATABASE_URL to PostgreSQL itself, not to a pooler.",
+      );
   } catch (error) {
     ended = true;
     await client.end().catch(() => {});
@@ -210,12 +248,26 @@ async function listenOnPostgres(onChange: (payload: string) => void, onLost: () 
     return queued;
   };
   return {
-    synced: () => {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), SYNC_WAIT_MS);
-      });
-      return Promise.race([synced(), late]).finally(() => clearTimeout(timer));
+    synced: async () => {
+      if (await within(synced(), SYNC_WAIT_MS)) return !ended;
+      // Not answered in time: the session is gone without a word (or hopelessly slow). Ended now, so that only this
+      // request waited; a later lookup opens a new listener.
+      if (!ended) console.error("Authentication cache: its listener did not answer; authenticating from the database.");
+      lose();
+      return false;
     },
   };
+}
+
+/** Whether `work` settled with true (or void) within `ms`. */
+async function within(work: Promise<boolean | void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return (await Promise.race([work, late])) !== false;
+  } finally {
+    clearTimeout(timer);
+  }
 }

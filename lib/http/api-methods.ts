@@ -1,7 +1,8 @@
 // A method the path lacks, whatever it is (TRACE, PROPFIND, QUERY, M-SEARCH, …), is a 405 JSON with `Allow`, judged
 // before the token (decisions.md, Wire format). Route files answer the methods Next hands them (lib/api/route.ts);
 // Next hands them only these, answers TRACE with a text 500 and any other with an empty 400, and answers a non-GET
-// on /openapi.json with an empty 405: those are answered here, ahead of Next.
+// on /openapi.json with an empty 405: those are answered here, ahead of Next. The same methods elsewhere get the
+// same treatment: JSON under /api (the health checks, sign-in's own routes), a plain 405 on pages.
 import { underApiV1 } from "./api-path";
 
 /** The methods Next routes to a route file's handlers. */
@@ -15,7 +16,7 @@ const OPENAPI_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export async function refusedApiMethod(method: string, target: string): Promise<Response | null> {
   const path = target.split("?", 1)[0];
-  if (!underApiV1(path)) return null;
+  if (!underApiV1(path)) return ROUTED_METHODS.has(method) ? null : refusedOutsideApiV1(path);
   if (path === OPENAPI_PATH) return OPENAPI_METHODS.has(method) ? null : methodNotAllowed("GET, HEAD");
   if (ROUTED_METHODS.has(method)) return null;
   const allow = await allowedMethods(path.slice("/api/v1".length));
@@ -25,6 +26,25 @@ export async function refusedApiMethod(method: string, target: string): Promise<
 /** Whether the front door must look at a request: a method Next does not route, or anything on /openapi.json. */
 export const mayRefuseMethod = (method: string, target: string) =>
   !ROUTED_METHODS.has(method) || target.startsWith(OPENAPI_PATH);
+
+/** The routes outside /api/v1 and the methods they answer (app/api/…): anything else under /api is no route. */
+const OTHER_API_ROUTES: [RegExp, string][] = [
+  [/^\/api\/(health|live)$/, "GET, HEAD"],
+  [/^\/api\/auth\//, "GET, POST"],
+  [/^\/api\/cron\/webhooks$/, "GET"],
+];
+
+/** A method Next does not route, outside /api/v1: JSON under /api (405, or 404 off its routes), plain text on pages. */
+function refusedOutsideApiV1(path: string): Response {
+  if (!/^\/api(\/|$)/.test(path)) {
+    return new Response("Method not allowed.\n", {
+      status: 405,
+      headers: { Allow: "GET, HEAD, POST", "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
+  const allow = OTHER_API_ROUTES.find(([route]) => route.test(path))?.[1];
+  return allow ? methodNotAllowed(allow) : Response.json({ message: "Endpoint not found." }, { status: 404 });
+}
 
 const methodNotAllowed = (allow: string) =>
   Response.json(

@@ -1,6 +1,8 @@
 // Requests under /api/v1 that the framework would answer itself, in text or with a redirect, before any route runs
 // (decisions.md, Wire format: every answer there is JSON). proxy.ts answers them first; a path with `//` or `\`,
 // which Next redirects before the proxy runs, is answered ahead of Next (before-next.ts).
+import { requestIdOf } from "@/lib/observability/request-id";
+import { API_HEADERS } from "./security-headers";
 
 /** The longest URL answered normally; a longer one is a 414 (Node refuses far longer ones before the app sees them). */
 const MAX_URL_LENGTH = 16 * 1024;
@@ -43,3 +45,17 @@ function decodesCleanly(pathname: string): boolean {
     return false;
   }
 }
+
+/** The route of every path under /api that no other route claims: a JSON 404 for every method. */
+export const unknownApiPath = Object.fromEntries(
+  ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].map((method) => [
+    method,
+    async (request: Request) => {
+      const requestId = requestIdOf(request);
+      return Response.json(
+        { message: "Endpoint not found: the API is under /api/v1.", request_id: requestId },
+        { status: 404, headers: { ...API_HEADERS, "X-Request-Id": requestId } },
+      );
+    },
+  ]),
+) as Record<"GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", (request: Request) => Promise<Response>>;

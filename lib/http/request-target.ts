@@ -10,6 +10,8 @@
 // - an API request's query string as sent: Next hands its route a URL whose query it has decoded and encoded again, a
 //   byte that is not UTF-8 replaced by U+FFFD, so the route could not refuse it with a 422 (decisions.md, Wire format).
 //   Kept in RAW_QUERY_HEADER, which a client's own is removed from.
+// A target that is neither a path nor an absolute http(s) URL with a host (`*`, `http:///api/v1/me`, `foo`) names
+// nothing here: Next threw on it in its own wrapper (a text 500) or took `http:///api` for host "api" (an HTML 404).
 import type { IncomingMessage } from "node:http";
 import { behindTrustedProxy } from "@/lib/client-address";
 import { underApiV1 } from "./api-path";
@@ -18,6 +20,22 @@ const FRAMEWORK_HEADERS = /^(rsc|next-action|next-url|next-hmr-refresh|next-rout
 const FORWARDED_ORIGIN_HEADERS = ["x-forwarded-proto", "x-forwarded-host", "x-forwarded-port"];
 /** An API request's query string as it arrived (`?a=%ff`), set here and read by the route (lib/api/route.ts). */
 export const RAW_QUERY_HEADER = "x-cjt-raw-query";
+
+/** An absolute-form target: http or https, then a host (RFC 9112 §3.2.2: the authority is not empty). */
+const ABSOLUTE_TARGET = /^https?:\/\/[^/?#\s]/i;
+
+/**
+ * The answer for a request target that names no resource of this server, or null for a path or an absolute URL:
+ * `OPTIONS *` asks about the server itself (204); any other `*`, and anything else, is a JSON 400.
+ */
+export function refusedRequestTarget(method: string, target: string): Response | null {
+  if (target.startsWith("/") || ABSOLUTE_TARGET.test(target)) return null;
+  if (target === "*" && method === "OPTIONS") return new Response(null, { status: 204 });
+  return Response.json(
+    { message: "The request target names no resource: send a path such as /api/v1/me." },
+    { status: 400 },
+  );
+}
 
 /** Clears from a request what its sender may not decide, in place, before Next sees it. */
 export function clearRequestTarget(request: IncomingMessage) {

@@ -1,8 +1,9 @@
 // The request id every answer under /api/v1 and /api/health carries (X-Request-Id), assigned at the server's front
-// door (lib/http/before-next.ts) so that even the answers given there carry it. A client-sent id is believed only
-// from a trusted proxy (as with client addresses, lib/client-address.ts): anywhere else a caller could make its
-// requests carry another request's id. The front door then replaces the header with the id it chose, so the route
-// reads only that.
+// door (lib/http/before-next.ts) so that even the answers given there carry it. A proxy's id is believed only from
+// a trusted proxy (as with client addresses, lib/client-address.ts): anywhere else a caller could make its requests
+// carry another request's id. On Vercel that is the platform's own id (x-vercel-id): Vercel passes a client's
+// X-Request-Id on untouched. The front door then replaces the header with the id it chose, so the route reads only
+// that; where there is no front door (Vercel) the route chooses by the same rule.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { behindTrustedProxy } from "@/lib/client-address";
@@ -12,12 +13,18 @@ export const REQUEST_ID_HEADER = "x-request-id";
 /** An id a proxy may pass on: short, and only characters safe in a header, a log line and a URL. */
 const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Whether a path gets a request id: the API and the health check. */
-export const carriesRequestId = (target: string) => /^\/api\/(v1|health)(?=$|[/?])/.test(target);
+/** Whether a path gets a request id: everything under /api (the API, the health checks, sign-in's routes). */
+export const carriesRequestId = (target: string) => /^\/api(?=$|[/?])/.test(target);
+
+/** The header a trusted proxy names a request by. */
+const proxyIdHeader = () => (process.env.VERCEL ? "x-vercel-id" : REQUEST_ID_HEADER);
+
+/** A new request id, for an answer no proxy named. */
+export const newRequestId = () => randomUUID();
 
 /** The id a trusted proxy sent, when it is acceptable; else a new one. */
-export function chooseRequestId(sent: string | null | undefined): string {
-  return sent && behindTrustedProxy() && ACCEPTABLE_ID.test(sent) ? sent : randomUUID();
+function chooseRequestId(sent: string | null | undefined): string {
+  return sent && behindTrustedProxy() && ACCEPTABLE_ID.test(sent) ? sent : newRequestId();
 }
 
 /**
@@ -26,7 +33,7 @@ export function chooseRequestId(sent: string | null | undefined): string {
  */
 export function assignRequestId(request: IncomingMessage, response: ServerResponse): string | null {
   if (!carriesRequestId(request.url ?? "/")) return null;
-  const sent = request.headers[REQUEST_ID_HEADER];
+  const sent = request.headers[proxyIdHeader()];
   const id = chooseRequestId(Array.isArray(sent) ? sent[0] : sent);
   request.headers[REQUEST_ID_HEADER] = id;
   response.setHeader("X-Request-Id", id);
@@ -34,16 +41,16 @@ export function assignRequestId(request: IncomingMessage, response: ServerRespon
 }
 
 /**
- * The id of a request as a route sees it: the front door's, or (route handlers called in-process, without the HTTP
- * server) one chosen here by the same rule.
+ * The id of a request as a route sees it: the front door's, or (on Vercel, and route handlers called in-process)
+ * one chosen here by the same rule.
  */
-export const requestIdOf = (request: Request) => chooseRequestIdIfAbsent(request.headers.get(REQUEST_ID_HEADER));
+export function requestIdOf(request: Request): string {
+  // Behind the front door the header is always its own choice; without it, whatever the client sent.
+  const doors = request.headers.get(REQUEST_ID_HEADER);
+  return doors && viaFrontDoor() ? doors : chooseRequestId(request.headers.get(proxyIdHeader()));
+}
 
-// Behind the front door the header is always its own choice, so it is kept as it is; without the front door it is
-// whatever the client sent, judged like one.
 const viaFrontDoor = () => !!(globalThis as { __cjtBeforeNext?: boolean }).__cjtBeforeNext;
-const chooseRequestIdIfAbsent = (header: string | null) =>
-  header && viaFrontDoor() ? header : chooseRequestId(header);
 
 /** An error body written at the front door, with the id assigned there (`{"message": …, "request_id": …}`). */
 export function errorBodyAtFrontDoor(response: ServerResponse, message: string): string {

@@ -94,6 +94,23 @@ export async function admitApiRequest(
   return { caller, headers: rateLimitHeaders(binding, results) };
 }
 
+/**
+ * For an answer given before any token is looked at (the front door's 404, 405 and 414 under /api/v1): the request
+ * counts against its address's limit for requests without a valid token, as a 401 does, and its answer carries
+ * that limit's headers; `refusal` is the 429's message when the address is over it.
+ */
+export async function limitBeforeToken(
+  headers: Parameters<typeof clientAddress>[0],
+): Promise<{ headers: Record<string, string>; refusal?: string }> {
+  if (!perAddressUnauthenticated) return { headers: {} };
+  const address = clientAddress(headers) ?? "unknown";
+  const result = refusalOf(address) ?? (await perAddressUnauthenticated.limit(address));
+  if (result.success) return { headers: rateLimitHeaders(result, [result]) };
+  rememberRefusal(address, result);
+  const refused = tooManyRequests(result);
+  return { headers: refused.headers ?? {}, refusal: refused.message };
+}
+
 /** A limit's name and window in the IETF headers: `api:token` is the policy "token". */
 interface Policy {
   name: string;

@@ -1,9 +1,13 @@
 // Each token's recent requests are written off the request path: an answered request adds its entry to this
-// instance's buffer, and every REQUEST_LOG_FLUSH_MS (default 2 s) the buffer goes to the database in one multi-row
-// insert. Losing the last interval on a crash is acceptable for this log (never for the audit log); a shutdown flushes
-// it (lib/api/shutdown.ts). Entries older than 7 days are deleted by the instance that flushes, at most once an hour.
-// REQUEST_LOG=off keeps nothing (the bench measures the log's cost on the hot path against it; issue 40).
+// instance's buffer, and within REQUEST_LOG_FLUSH_MS (default 2 s; 200 ms on Vercel) the buffer goes to the database
+// in one multi-row insert. Each request hands the write of its batch to Next's after(), which on Vercel is the
+// platform's waitUntil: an instance is not frozen before its entries are written (a timer alone does not fire in a
+// frozen instance, and the batch was lost when the instance was recycled: issue 51). On `next start` after() only
+// awaits the same write. Losing the last batch on a crash is acceptable for this log (never for the audit log); a
+// shutdown flushes it (lib/api/shutdown.ts). Entries older than 7 days are deleted by the instance that flushes, at
+// most once an hour. REQUEST_LOG=off keeps nothing (the bench measures the log's cost on the hot path against it).
 
+import { after } from "next/server";
 import { logError } from "@/lib/core/log";
 import { database } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -30,26 +34,34 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 
 interface Buffer {
   entries: (TokenRequestEntry & { at: Date })[];
-  timer?: NodeJS.Timeout;
+  /** The write of the entries buffered now, due when its window ends. */
+  due?: Promise<void>;
   flushing?: Promise<void>;
   lastPrune: number;
 }
 // On globalThis: every bundle of the built server adds to the one buffer the shutdown flushes.
 const buffer = ((globalThis as { __cjtTokenRequests?: Buffer }).__cjtTokenRequests ??= { entries: [], lastPrune: 0 });
 
-const flushIntervalMs = () => Number(process.env.REQUEST_LOG_FLUSH_MS || 2000);
+// On Vercel an instance stays up (and is billed) while its after() work runs: a shorter window there.
+const flushIntervalMs = () => Number(process.env.REQUEST_LOG_FLUSH_MS || (process.env.VERCEL ? 200 : 2000));
 const requestLogOff = () => process.env.REQUEST_LOG === "off";
 
-/** Adds an answered request to the buffer; costs the request nothing else. */
+/** Adds an answered request to the buffer; its answer waits for nothing, its after() work for the batch's write. */
 export function recordTokenRequest(entry: TokenRequestEntry) {
   if (requestLogOff() || buffer.entries.length >= MAX_BUFFERED) return;
   buffer.entries.push({ ...entry, path: entry.path.slice(0, PATH_MAX), at: new Date() });
-  if (!buffer.timer) {
-    buffer.timer = setTimeout(() => {
-      buffer.timer = undefined;
-      void flushTokenRequests();
-    }, flushIntervalMs());
-    buffer.timer.unref();
+  buffer.due ??= new Promise<void>((resolve) => {
+    // Unref'd: a batch waiting for its window does not keep a process alive that has nothing else to do.
+    setTimeout(() => {
+      buffer.due = undefined;
+      void flushTokenRequests().then(resolve);
+    }, flushIntervalMs()).unref();
+  });
+  const written = buffer.due;
+  try {
+    after(() => written);
+  } catch {
+    // Outside a request (tests call handlers directly): the batch is written when its window ends all the same.
   }
 }
 

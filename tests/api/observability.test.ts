@@ -6,7 +6,7 @@ import * as unknown from "@/app/api/v1/[[...path]]/route";
 import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as me from "@/app/api/v1/me/route";
 import * as tokenRequests from "@/app/api/v1/token/requests/route";
-import { apiRoute, endpoint } from "@/lib/api/route";
+import { apiRoute } from "@/lib/api/route";
 import { logThrottled } from "@/lib/api/unavailable";
 import { prisma } from "@/lib/db/client";
 import { flushTokenRequests } from "@/lib/request-log/buffer";
@@ -16,12 +16,13 @@ import { captureLog, type LogLine } from "../support/log";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const failing = apiRoute("/me", {
-  GET: endpoint({
-    handler: async () => {
-      throw new Error("the forced failure's cause");
-    },
-  }),
+const failing = apiRoute({
+  method: "get",
+  path: "/me",
+  resource: null,
+  handler: async () => {
+    throw new Error("the forced failure's cause");
+  },
 });
 
 let owner: string;
@@ -152,6 +153,19 @@ describe("request ids and the request log line", () => {
     // Not even from a trusted proxy is an id taken that could break a header or a log line.
     const odd = await call(me, "GET", "me", { token: owner, headers: { "X-Request-Id": "a b<script>" } });
     expect(odd.headers.get("x-request-id")).toMatch(UUID);
+  });
+
+  it("takes Vercel's own id on Vercel, never the client's X-Request-Id, which Vercel passes on untouched", async () => {
+    vi.stubEnv("VERCEL", "1");
+    const vercelId = "fra1::iad1::8ztqq-1764403200000-0123456789ab";
+    const sent = await call(me, "GET", "me", {
+      token: owner,
+      headers: { "X-Request-Id": "chosen-by-the-client", "x-vercel-id": vercelId },
+    });
+    expect(sent.headers.get("x-request-id")).toBe(vercelId);
+    expect(requestLine(vercelId)).toMatchObject({ status: 200 });
+    const without = await call(me, "GET", "me", { token: owner, headers: { "X-Request-Id": "chosen-by-the-client" } });
+    expect(without.headers.get("x-request-id")).toMatch(UUID);
   });
 });
 

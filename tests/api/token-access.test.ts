@@ -1,7 +1,7 @@
 // Per-resource token access (decisions.md, Tokens): every operation of the document, for every level its resource
 // can have, refuses below the level it needs with a 403 naming the resource, and lets the request through at or above
 // it; what a token may do is its access intersected with its user's role; the presets do what the old scopes did.
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as tokenRoute from "@/app/api/v1/token/route";
@@ -86,21 +86,31 @@ describe("a token resource on every operation", () => {
     expect(operations.find((op) => op.id === "listAuditEvents")?.resource).toBe("audit");
   });
 
-  it("is required of every route file: the wrapper refuses to build a route without one", async () => {
+  it("is required of every endpoint: the wrapper refuses to build a route whose endpoint names none", async () => {
+    const route = (resource: unknown, path = "/clients", method = "get", extra = {}) =>
+      apiRoute({ method, path, resource, handler: async () => ({}), ...extra } as never);
+    for (const [resource, path] of <[unknown, string][]>[
+      [null, "/clients"],
+      [undefined, "/clients"],
+      ["", "/clients"],
+      ["/clients", "/clients"],
+      ["client", "/clients"],
+      [null, "/me/"],
+    ])
+      expect(() => route(resource, path), `${resource} on ${path}`).toThrow(/names the token resource/);
+    expect(() => route(null, "/me")).not.toThrow();
+    expect(() => route("clients")).not.toThrow();
+    // A webhook write must say which events the endpoint has after it; one route is one path, one endpoint a method.
+    expect(() => route("webhooks", "/webhooks", "post")).toThrow(/subscribes/);
+    expect(() => route("webhooks", "/webhooks", "post", { subscribes: () => [] })).not.toThrow();
+    const list = operations.find((op) => op.id === "listClients")!;
+    expect(() => apiRoute(list, { ...list, method: "post", path: "/jobs" })).toThrow(/all of one path/);
+    expect(() => apiRoute(list, list)).toThrow(/one endpoint per method/);
+    // Every route file loads: the wrapper judged its endpoints.
     const entries = await readdir(path.resolve("app/api/v1"), { recursive: true });
     const files = entries.filter((f) => f.endsWith("route.ts") && !f.includes("[[...") && !f.startsWith("openapi."));
-    for (const file of files) {
-      const source = await readFile(path.resolve("app/api/v1", file), "utf8");
-      const declared = /apiRoute\(\s*("[^"]*")/.exec(source)?.[1];
-      expect(declared, file).toBeDefined();
-      const name = JSON.parse(declared!);
-      // A route about the caller itself names its own path; every other names a resource.
-      if (name.startsWith("/")) expect(`/${path.dirname(file)}`, file).toBe(name);
-      else expect(TOKEN_RESOURCES, file).toContain(name);
-      await importRoute(file);
-    }
-    for (const wrong of [null, undefined, "", "/clients", "client", "/me/"])
-      expect(() => apiRoute(wrong as never, {}), String(wrong)).toThrow(/names the token resource/);
+    expect(files.length).toBe(new Set(operations.map((op) => op.path)).size);
+    for (const file of files) await importRoute(file);
   });
 
   it("the audit log needs audit: read, which Full access and Read-only hold", async () => {

@@ -1,10 +1,10 @@
 // The API wrapper's error model, tested on real routes where one exists and on a probe route for body handling.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import * as unknown from "@/app/api/v1/[[...path]]/route";
 import * as me from "@/app/api/v1/me/route";
 import { MAX_BODY_BYTES } from "@/lib/api/request";
-import { apiRoute, created, endpoint } from "@/lib/api/route";
+import { apiRoute, created } from "@/lib/api/route";
 import { call, tokenFor } from "../support/api";
 import { spyOnLog } from "../support/log";
 
@@ -13,14 +13,17 @@ const probeSchema = z.object({
   contact: z.object({ email: z.email() }).optional(),
   tags: z.array(z.number().int()).optional(),
 });
-const probe = apiRoute("/me", {
-  POST: endpoint({ body: probeSchema, handler: async ({ body }) => created(body) }),
-  PUT: endpoint({
+const probe = apiRoute(
+  { method: "post", path: "/me", resource: null, body: probeSchema, handler: async ({ body }) => created(body) },
+  {
+    method: "put",
+    path: "/me",
+    resource: null,
     handler: async () => {
       throw new Error('relation "secret_table" does not exist: SELECT * FROM secret_table');
     },
-  }),
-});
+  },
+);
 let token: string;
 beforeAll(async () => {
   token = await tokenFor("owner@acme.test");
@@ -151,6 +154,19 @@ describe("paths and methods", () => {
       expect(res.headers.get("allow")).toBe("GET, OPTIONS");
       expect(res.body.message).toMatch(/not allowed/);
     }
+  });
+
+  it("is 405 before the token: with none, a malformed one or an unknown one, and counted against the address's limit", async () => {
+    vi.stubEnv("RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE", "60");
+    vi.resetModules();
+    const fresh = await import("@/app/api/v1/me/route");
+    for (const sent of [undefined, "not-a-token", `cjt_${"a".repeat(43)}x`]) {
+      const res = await call(fresh, "DELETE", "me", { token: sent });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("GET, OPTIONS");
+      expect(res.headers.get("x-ratelimit-limit")).toBe("60");
+    }
+    vi.unstubAllEnvs();
   });
 
   it("answers OPTIONS with the allowed methods", async () => {

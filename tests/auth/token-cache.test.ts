@@ -8,6 +8,7 @@ import * as me from "@/app/api/v1/me/route";
 import { closeDatabase, type Database, database } from "@/lib/db/client";
 import { createApiToken } from "@/lib/tokens";
 import { call, userByEmail } from "../support/api";
+import { startFaultProxy } from "../support/fault-proxy";
 
 const postgres = Boolean(process.env.DATABASE_URL);
 let other: pg.Client | undefined;
@@ -155,6 +156,84 @@ describe.runIf(postgres)("the authentication cache without its listener", () => 
     } finally {
       await closeDatabase();
       vi.unstubAllEnvs();
+    }
+  });
+
+  it("is not used when its listener hears nothing of what the app's pool announces (a LISTEN through a pooler)", async () => {
+    // A session that answers every statement but is never told of this database's changes: another database of
+    // the same server, as a transaction-mode pooler's LISTEN is (its syncs succeed, its notifications never come).
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const deaf = new URL(process.env.DIRECT_DATABASE_URL || process.env.DATABASE_URL!);
+    deaf.pathname = "/postgres";
+    await closeDatabase();
+    vi.stubEnv("DIRECT_DATABASE_URL", deaf.toString());
+    try {
+      const lookups = await countLookups(await database());
+      const { token, id, user } = await freshToken("viewer@acme.test", "deaf");
+      for (let i = 0; i < 3; i++) {
+        expect((await call(me, "GET", "me", { token })).status).toBe(200);
+        // The listener's proof takes its own time to fail: give it that, then ask again.
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+      }
+      expect(lookups()).toBe(3);
+      await elsewhere("DELETE FROM api_tokens WHERE tenant_id = $1 AND id = $2", [user.tenantId, id]);
+      expect((await call(me, "GET", "me", { token })).status).toBe(401);
+      expect(log.mock.calls.map((args) => String(args[1])).join("\n")).toMatch(/did not hear a notification/);
+    } finally {
+      await closeDatabase();
+      vi.unstubAllEnvs();
+    }
+  });
+
+  // CI's PgBouncer lane (transaction mode): the listener told to LISTEN through the pooler itself.
+  it.runIf(new URL(process.env.DATABASE_URL ?? "postgresql://x/y").searchParams.get("pgbouncer") === "true")(
+    "is not used when it listens through PgBouncer in transaction mode",
+    async () => {
+      const log = vi.spyOn(console, "error").mockImplementation(() => {});
+      const throughPooler = new URL(process.env.DATABASE_URL!);
+      throughPooler.searchParams.delete("pgbouncer");
+      await closeDatabase();
+      vi.stubEnv("DIRECT_DATABASE_URL", throughPooler.toString());
+      try {
+        const lookups = await countLookups(await database());
+        const { token } = await freshToken("viewer@acme.test", "pooled listener");
+        for (let i = 0; i < 3; i++) {
+          expect((await call(me, "GET", "me", { token })).status).toBe(200);
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
+        }
+        expect(lookups()).toBe(3);
+        expect(log.mock.calls.map((args) => String(args[1])).join("\n")).toMatch(/did not hear a notification/);
+      } finally {
+        await closeDatabase();
+        vi.unstubAllEnvs();
+      }
+    },
+  );
+
+  it("ends a listener whose sync goes unanswered, so that only one request waits for it", async () => {
+    const direct = new URL(process.env.DIRECT_DATABASE_URL || process.env.DATABASE_URL!);
+    const proxy = await startFaultProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    await closeDatabase();
+    vi.stubEnv("DIRECT_DATABASE_URL", proxy.via(direct.toString()));
+    try {
+      const lookups = await countLookups(await database());
+      const { token } = await freshToken("viewer@acme.test", "frozen");
+      await untilCached(token, lookups);
+      // The listener's connection goes silent, as one dropped while a Vercel instance was frozen.
+      await proxy.set("blackhole");
+      const before = lookups();
+      const started = performance.now();
+      for (let i = 0; i < 3; i++) expect((await call(me, "GET", "me", { token })).status).toBe(200);
+      const took = performance.now() - started;
+      expect(lookups()).toBe(before + 3);
+      expect(log.mock.calls.filter((args) => String(args[0]).includes("did not answer"))).toHaveLength(1);
+      // One sync wait (1 s), not one per request.
+      expect(took).toBeLessThan(2_000);
+    } finally {
+      await closeDatabase();
+      vi.unstubAllEnvs();
+      await proxy.close();
     }
   });
 });

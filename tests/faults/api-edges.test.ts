@@ -4,21 +4,25 @@
 //   so is a non-GET on /openapi.json;
 // - `RSC: 1` and Next-Router-* headers, and an absolute-form request target, never turn an answer into a redirect;
 // - a client's X-Forwarded-Proto does not change the scheme of links without a trusted proxy;
-// - a request Node's parser refuses (a NUL in the request line, `Content-Length: abc`, a lowercase method) is a JSON 400.
+// - a request Node's parser refuses (a NUL in the request line, `Content-Length: abc`, a lowercase method) is a JSON 400;
+// - the sweep at the end: every answer under /api/ to an edge of the door is JSON with a request id, and no stack
+//   trace reaches the server's log (issue 55).
 // Needs `npm run build` first.
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BuiltServerDatabase, built, kill, startServer, freePort } from "../support/built-server";
+import { BuiltServerDatabase, built, freePort, kill, startServer } from "../support/built-server";
 
 const PORT = await freePort();
 let database: BuiltServerDatabase;
 let stop = () => {};
+let serverOutput = () => "";
 
 beforeAll(async () => {
   if (!built || process.env.DATABASE_URL) return;
   database = await BuiltServerDatabase.create();
-  const { server } = await startServer(PORT, database);
+  const { server, output } = await startServer(PORT, database);
   stop = () => kill(server, "SIGTERM");
+  serverOutput = output;
 }, 120_000);
 afterAll(async () => {
   stop();
@@ -151,5 +155,121 @@ describe.skipIf(!built || process.env.DATABASE_URL)("the API's front door on the
     expect(answer.status).toBe(400);
     expect(answer.headers.connection).toBe("close");
     expect(json(answer).message).toMatch(/not valid HTTP/);
+  });
+
+  describe("the sweep: edges of the door", () => {
+    const withBody = (line: string, headers: Record<string, string>, body: string) =>
+      raw(
+        `${line}\r\n${Object.entries({
+          Host: `127.0.0.1:${PORT}`,
+          Connection: "close",
+          ...headers,
+          "Content-Length": String(Buffer.byteLength(body)),
+        })
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join("")}\r\n${body}`,
+      );
+    const unreadableForm = { "Content-Type": "multipart/form-data; boundary=x" };
+
+    /** An answer under /api/: JSON, the request id in the header and, for an error, in the body. */
+    function expectJsonWithId(answer: RawAnswer, status: number) {
+      expect(answer.status).toBe(status);
+      const id = answer.headers["x-request-id"];
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      const body = json(answer);
+      expect(body.request_id).toBe(id);
+      return body;
+    }
+
+    it.each([
+      ["/api/health", "GET, HEAD"],
+      ["/api/live", "GET, HEAD"],
+      ["/api/auth/session", "GET, POST"],
+      ["/api/cron/webhooks", "GET"],
+    ])("answers TRACE %s with a JSON 405 and Allow", async (path, allow) => {
+      const answer = await request(`TRACE ${path} HTTP/1.1`);
+      expectJsonWithId(answer, 405);
+      expect(answer.headers.allow).toBe(allow);
+    });
+
+    it("answers TRACE on a page with a plain 405, not a 500", async () => {
+      const answer = await request("TRACE /signin HTTP/1.1");
+      expect(answer.status).toBe(405);
+      expect(answer.headers.allow).toBe("GET, HEAD, POST");
+    });
+
+    it.each(["GET", "POST", "DELETE"])("answers %s * with a JSON 400 and a request id", async (method) => {
+      const answer = await request(`${method} * HTTP/1.1`);
+      expect(answer.status).toBe(400);
+      expect(json(answer).request_id).toBe(answer.headers["x-request-id"]);
+    });
+
+    it("answers OPTIONS * with a 204 and a request id", async () => {
+      const answer = await request("OPTIONS * HTTP/1.1");
+      expect(answer.status).toBe(204);
+      expect(answer.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it.each(["/api/foo", "/api/v2/me", "/api/v1x", "/api"])(
+      "answers an unreadable multipart body to %s with a JSON 404",
+      async (path) => {
+        const answer = await withBody(`POST ${path} HTTP/1.1`, unreadableForm, "garbage");
+        expectJsonWithId(answer, 404);
+      },
+    );
+
+    it("answers an absolute-form target with an empty host with a JSON 400", async () => {
+      const answer = await request("GET http:///api/v1/me HTTP/1.1", auth());
+      expectJsonWithId(answer, 400);
+    });
+
+    it.each([
+      ["garbage", "\u0001\u0002\u0003 nonsense\r\n\r\n", 400],
+      ["headers past Node's limit", `GET /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(140_000)}\r\n\r\n`, 431],
+    ])("answers %s from the server's own error handler with a request id", async (_, bytes, status) => {
+      const answer = await raw(bytes);
+      expectJsonWithId(answer, status);
+    });
+
+    it("answers a HEAD with headers past Node's limit without a body", async () => {
+      const answer = await raw(`HEAD /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(140_000)}\r\n\r\n`);
+      expect(answer.status).toBe(431);
+      expect(answer.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(answer.body).toBe("");
+    });
+
+    it("answers an expectation Node cannot meet with a JSON 417", async () => {
+      const answer = await request("GET /api/v1/me HTTP/1.1", { ...auth(), Expect: "foo" });
+      expectJsonWithId(answer, 417);
+    });
+
+    it.each([undefined, "Bearer nonsense", "Bearer cjt_unknownunknownunknownunknownunknown123456"])(
+      "answers a method the path lacks with a 405 whatever the token (%s), with rate-limit headers",
+      async (authorization) => {
+        const answer = await request(
+          "DELETE /api/v1/me HTTP/1.1",
+          authorization ? { Authorization: authorization } : {},
+        );
+        expectJsonWithId(answer, 405);
+        expect(answer.headers.allow).toBe("GET, OPTIONS");
+        expect(answer.headers["x-ratelimit-limit"]).toBeTruthy();
+      },
+    );
+
+    it("gives the door's own answers under /api/v1 rate-limit headers", async () => {
+      for (const line of [
+        "PROPFIND /api/v1/clients HTTP/1.1",
+        "GET /api/v1//me HTTP/1.1",
+        "GET /api/v1/me/ HTTP/1.1",
+      ]) {
+        const answer = await request(line);
+        expect(answer.headers["x-ratelimit-limit"], line).toBeTruthy();
+        expect(json(answer).request_id, line).toBe(answer.headers["x-request-id"]);
+      }
+    });
+
+    it("wrote no stack trace to the server's log for any of them", () => {
+      expect(serverOutput()).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+    });
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { answerDeadlineMs } from "@/lib/api/in-flight";
 import { bodyDeadlineMs } from "@/lib/http/body-arrival";
 import { createApiToken } from "@/lib/tokens";
-import { BuiltServerDatabase, built, client, kill, type Sent, startServer, freePort } from "../support/built-server";
+import { BuiltServerDatabase, built, client, freePort, kill, type Sent, startServer } from "../support/built-server";
 import { type Receiver, startReceiver } from "../support/webhook-receiver";
 
 const PORT = await freePort();

@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as meRoute from "@/app/api/v1/me/route";
-import { apiRoute, endpoint } from "@/lib/api/route";
+import { apiRoute } from "@/lib/api/route";
 import { closeDatabase, prisma } from "@/lib/db/client";
 import { type ApiResult, call, tokenFor } from "../support/api";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
@@ -43,13 +43,14 @@ const me = () => call(meRoute, "GET", "me", { token });
 /** A probe GET that holds a pooled connection in a statement for `seconds`. */
 const sleeper = (seconds: number) =>
   call(
-    apiRoute("/me", {
-      GET: endpoint({
-        handler: async () => {
-          await (await prisma()).$executeRawUnsafe(`SELECT pg_sleep(${seconds})`);
-          return { slept: seconds };
-        },
-      }),
+    apiRoute({
+      method: "get",
+      path: "/me",
+      resource: null,
+      handler: async () => {
+        await (await prisma()).$executeRawUnsafe(`SELECT pg_sleep(${seconds})`);
+        return { slept: seconds };
+      },
     }),
     "GET",
     "probe",

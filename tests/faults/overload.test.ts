@@ -18,11 +18,11 @@ import {
   rememberTokenTenant,
   requestsDrained,
 } from "@/lib/api/in-flight";
-import { apiRoute, endpoint } from "@/lib/api/route";
+import { apiRoute } from "@/lib/api/route";
 import { poolConfig } from "@/lib/db/client";
 import { installBeforeNext } from "@/lib/http/before-next";
 import { call, tokenFor } from "../support/api";
-import { BuiltServerDatabase, built, client, kill, startServer, freePort } from "../support/built-server";
+import { BuiltServerDatabase, built, client, freePort, kill, startServer } from "../support/built-server";
 
 let server: http.Server;
 let base: string;
@@ -593,14 +593,15 @@ it("does not limit route handlers called without a server in front (the count is
     release = resolve;
   });
   let started = 0;
-  const slow = apiRoute("/me", {
-    GET: endpoint({
-      handler: async () => {
-        started++;
-        await gate;
-        return { done: true };
-      },
-    }),
+  const slow = apiRoute({
+    method: "get",
+    path: "/me",
+    resource: null,
+    handler: async () => {
+      started++;
+      await gate;
+      return { done: true };
+    },
   });
   const calls = Array.from({ length: 3 }, () => call(slow, "GET", "probe", { token }));
   await vi.waitFor(() => expect(started).toBe(3));

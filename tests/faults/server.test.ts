@@ -3,7 +3,14 @@
 // kill -9 in the middle of a stream of creates loses none that were acknowledged. Needs `npm run build` first.
 import { type IncomingHttpHeaders, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BuiltServerDatabase, built, client, kill, startServer as startBuiltServer, freePort } from "../support/built-server";
+import {
+  BuiltServerDatabase,
+  built,
+  client,
+  freePort,
+  kill,
+  startServer as startBuiltServer,
+} from "../support/built-server";
 
 const PORT = await freePort();
 let database: BuiltServerDatabase;

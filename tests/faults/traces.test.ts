@@ -11,7 +11,7 @@ import { prisma } from "@/lib/db/client";
 import { createApiToken, generateTokenValue } from "@/lib/tokens";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
 import { userByEmail } from "../support/api";
-import { BuiltServerDatabase, built, client, kill, freePort } from "../support/built-server";
+import { BuiltServerDatabase, built, client, freePort, kill } from "../support/built-server";
 
 const PORT = await freePort();
 const onPostgres = !!process.env.DATABASE_URL;

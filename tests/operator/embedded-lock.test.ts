@@ -9,7 +9,15 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lockPath } from "@/lib/db/pglite";
-import { BuiltServerDatabase, built, client, kill, startExpectingExit, startServer, freePort } from "../support/built-server";
+import {
+  BuiltServerDatabase,
+  built,
+  client,
+  freePort,
+  kill,
+  startExpectingExit,
+  startServer,
+} from "../support/built-server";
 
 const PORT = await freePort();
 const SECOND_PORT = await freePort();

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { built, startExpectingExit, freePort } from "../support/built-server";
+import { built, freePort, startExpectingExit } from "../support/built-server";
 
 const PORT = await freePort();
 

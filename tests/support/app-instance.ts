@@ -5,7 +5,7 @@ import { vi } from "vitest";
 export async function startAppInstance(env: Record<string, string>) {
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   vi.resetModules();
-  const [{ apiRoute, endpoint }, { notFound }, me, unknownPath, search] = await Promise.all([
+  const [{ apiRoute }, { notFound }, me, unknownPath, search] = await Promise.all([
     import("@/lib/api/route"),
     import("@/lib/core/errors"),
     import("@/app/api/v1/me/route"),
@@ -18,12 +18,13 @@ export async function startAppInstance(env: Record<string, string>) {
     /** GET /clients/search, which has a lower limit than the rest of the API. */
     search,
     /** A probe route whose record never exists. */
-    missingRecord: apiRoute("/me", {
-      GET: endpoint({
-        handler: async () => {
-          throw notFound("Client");
-        },
-      }),
+    missingRecord: apiRoute({
+      method: "get",
+      path: "/me",
+      resource: null,
+      handler: async () => {
+        throw notFound("Client");
+      },
     }),
   };
 }

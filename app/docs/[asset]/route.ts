@@ -9,6 +9,10 @@ const ASSETS: Record<string, string> = {
   "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
 };
 
+// A file read needs no more; and a function setting of its own keeps Swagger UI's files (2 MB) out of the function
+// Vercel groups the API's routes into.
+export const maxDuration = 10;
+
 const INIT = `window.ui = SwaggerUIBundle({ url: "/api/v1/openapi.json", dom_id: "#swagger-ui", deepLinking: true, persistAuthorization: false });`;
 
 export async function GET(_request: Request, { params }: { params: Promise<{ asset: string }> }) {

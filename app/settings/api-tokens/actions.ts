@@ -8,6 +8,8 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireSignedInUser } from "@/lib/auth/session";
+import { ApiError } from "@/lib/core/errors";
+import { logRefusal } from "@/lib/core/log";
 import { API_TOKENS_PATH } from "@/lib/paths";
 import { TOKEN_EXPIRY_DAYS, TokenLimitError, tokenNameSchema } from "@/lib/tokens";
 import { TOKEN_PRESETS, TOKEN_RESOURCES, type TokenAccess, tokenAccessSchema } from "@/lib/tokens/access";
@@ -88,12 +90,18 @@ const tokenIdSchema = z.coerce
 
 /**
  * Revokes any token of the signed-in person's tenant: only with `tokens.manage_all` (checked in lib/tokens).
- * Takes the token id only; the tenant comes from the session.
+ * Takes the token id only; the tenant comes from the session. A role without it has no such form: a forged one
+ * revokes nothing and is logged as a refusal (thrown, it was a 500).
  */
 export async function revokeFirmTokenAction(form: FormData): Promise<void> {
   const user = await requireSignedInUser(API_TOKENS_PATH);
   const id = tokenIdSchema.safeParse(form.get("id"));
-  if (id.success) await revokeTokenOfFirm(user, id.data);
+  try {
+    if (id.success) await revokeTokenOfFirm(user, id.data);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 403)) throw error;
+    logRefusal("Firm token revoke refused: the role lacks tokens.manage_all", { user_id: user.userId });
+  }
   revalidatePath(API_TOKENS_PATH);
 }
 

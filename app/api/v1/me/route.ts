@@ -1,6 +1,4 @@
-import { apiRoute, endpoint } from "@/lib/api/route";
-import { serializeProfile } from "@/lib/users/serialize";
+import { apiRoute } from "@/lib/api/route";
+import { userEndpoints } from "@/lib/users/endpoints";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("/me", {
-  GET: endpoint({ handler: async ({ caller }) => serializeProfile(caller.user) }),
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(userEndpoints.me);

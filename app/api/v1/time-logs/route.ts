@@ -1,11 +1,4 @@
-import { listResponse } from "@/lib/api/pagination";
-import { apiRoute, endpoint } from "@/lib/api/route";
-import { listTimeLogs } from "@/lib/time-logs/queries";
-import { listTimeLogsQuery } from "@/lib/time-logs/schemas";
+import { apiRoute } from "@/lib/api/route";
+import { timeLogEndpoints } from "@/lib/time-logs/endpoints";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("time_logs", {
-  GET: endpoint({
-    query: listTimeLogsQuery,
-    handler: async ({ request, caller, query }) => listResponse(request, await listTimeLogs(caller, query)),
-  }),
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(timeLogEndpoints.list);

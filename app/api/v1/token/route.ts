@@ -1,6 +1,4 @@
-import { apiRoute, endpoint } from "@/lib/api/route";
-import { describeToken } from "@/lib/tokens/introspect";
+import { apiRoute } from "@/lib/api/route";
+import { tokenEndpoints } from "@/lib/tokens/endpoints";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("/token", {
-  GET: endpoint({ handler: async ({ caller }) => describeToken(caller) }),
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(tokenEndpoints.get);

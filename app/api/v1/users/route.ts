@@ -1,11 +1,4 @@
-import { jsonText } from "@/lib/api/pagination";
-import { apiRoute, endpoint } from "@/lib/api/route";
-import { listUsersJson } from "@/lib/users/queries";
-import { listUsersQuery } from "@/lib/users/schemas";
+import { apiRoute } from "@/lib/api/route";
+import { userEndpoints } from "@/lib/users/endpoints";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("users", {
-  GET: endpoint({
-    query: listUsersQuery,
-    handler: async ({ caller, query }) => jsonText(`{"data":${await listUsersJson(caller, query)}}`),
-  }),
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(userEndpoints.list);

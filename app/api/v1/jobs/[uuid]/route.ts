@@ -1,24 +1,4 @@
-import { jsonText } from "@/lib/api/pagination";
-import { byUuid } from "@/lib/api/records";
-import { apiRoute, endpoint } from "@/lib/api/route";
-import { updateJob } from "@/lib/jobs/mutations";
-import { findVisibleJob, jobJson, jobJsonById } from "@/lib/jobs/queries";
-import { updateJobBody } from "@/lib/jobs/schemas";
+import { apiRoute } from "@/lib/api/route";
+import { jobEndpoints } from "@/lib/jobs/endpoints";
 
-const load = byUuid("job", findVisibleJob);
-
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("jobs", {
-  GET: endpoint({
-    load: byUuid("job", jobJson),
-    handler: async ({ record }) => jsonText(record),
-  }),
-  PUT: endpoint({
-    permission: "jobs.update",
-    load,
-    body: updateJobBody,
-    handler: async ({ caller, record, body }) => {
-      await updateJob(caller, record.id, body);
-      return jsonText(await jobJsonById(caller, record.id));
-    },
-  }),
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(jobEndpoints.get, jobEndpoints.update);

@@ -1,11 +1,4 @@
-import { jsonText } from "@/lib/api/pagination";
-import { apiRoute, endpoint } from "@/lib/api/route";
-import { userJson } from "@/lib/users/queries";
-import { pathUserId } from "@/lib/users/schemas";
+import { apiRoute } from "@/lib/api/route";
+import { userEndpoints } from "@/lib/users/endpoints";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("users", {
-  GET: endpoint({
-    load: (caller, params) => userJson(caller, pathUserId(params.id)),
-    handler: async ({ record }) => jsonText(record),
-  }),
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(userEndpoints.get);

@@ -1,13 +1,4 @@
-import { apiRoute, endpoint } from "@/lib/api/route";
-import { rotateSecret } from "@/lib/webhooks/mutations";
-import { findWebhook } from "@/lib/webhooks/queries";
-import { serializeWebhookWithSecret } from "@/lib/webhooks/serialize";
+import { apiRoute } from "@/lib/api/route";
+import { webhookEndpoints } from "@/lib/webhooks/endpoints";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("webhooks", {
-  POST: endpoint({
-    permission: "webhooks.manage",
-    load: (caller, params) => findWebhook(caller, params.uuid),
-    subscribes: ({ record }) => record.events,
-    handler: async ({ caller, record }) => serializeWebhookWithSecret(await rotateSecret(caller, record)),
-  }),
-});
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(webhookEndpoints.rotateSecret);
