@@ -3,9 +3,10 @@
 // to its resource; null unlinks) and the subscription rule, through the route handlers, on firms of their own
 // (tests/support/visibility-firm.ts). Part of the mutation run; tests/api/check-order.test.ts sweeps every write.
 import { beforeAll, describe, expect, it } from "vitest";
+import { apiRoute } from "@/lib/api/route";
 import { database } from "@/lib/db/client";
 import { createApiToken } from "@/lib/tokens";
-import { FULL_ACCESS, NO_ACCESS, type TokenAccess } from "@/lib/tokens/access";
+import { FULL_ACCESS, NO_ACCESS, type TokenAccess, type TokenResource } from "@/lib/tokens/access";
 import { call } from "../support/api";
 import { importRoute } from "../support/routes";
 import { type Firm, makeVisibilityFirm, type Person } from "../support/visibility-firm";
@@ -96,11 +97,19 @@ describe("the token's access comes first, by method", () => {
     expect(me.body.email).toBe("viewer@visibility.test");
   });
 
-  it("answers a method the path does not have with 405, whatever the token holds", async () => {
-    const token = await tokenOf("viewer", NO_ACCESS);
-    const res = await call(await route("jobs/route.ts"), "DELETE", "jobs", { token });
-    expect(res.status).toBe(405);
-    expect(res.headers.get("allow")).toBe("GET, POST, OPTIONS");
+  it("answers a method the path does not have with 405, whatever the token holds, and without one", async () => {
+    const jobs = await route("jobs/route.ts");
+    for (const token of [await tokenOf("viewer", NO_ACCESS), null]) {
+      const res = await call(jobs, "DELETE", "jobs", { token });
+      expect(res).toMatchObject({
+        status: 405,
+        body: { message: "Method not allowed. This path accepts: GET, POST, OPTIONS." },
+      });
+      expect(res.headers.get("allow")).toBe("GET, POST, OPTIONS");
+      // The limit it counts against: the token's, or without one the address's.
+      expect(res.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
+    }
+    expect((await call(jobs, "GET", "jobs", { token: null })).status).toBe(401);
   });
 
   it("judges Accept after the token's access", async () => {
@@ -110,6 +119,38 @@ describe("the token's access comes first, by method", () => {
     expect(none.status).toBe(403);
     const reader = await call(jobs, "GET", "jobs", { token: await tokenOf("staff", { jobs: "read" }), headers });
     expect(reader.status).toBe(406);
+  });
+});
+
+describe("declarations the wrapper refuses when a route file is loaded", () => {
+  const handler = async () => ({});
+  it("refuses an endpoint without a token resource, unless it is about the caller itself", () => {
+    expect(() =>
+      apiRoute({ method: "get", path: "/invoices", resource: "invoices" as TokenResource, handler }),
+    ).toThrow('GET /invoices (resource "invoices"): an endpoint names the token resource it belongs to');
+    expect(() => apiRoute({ method: "get", path: "/clients", resource: null, handler })).toThrow(/only \/me, \/token/);
+    expect(Object.keys(apiRoute({ method: "get", path: "/token", resource: null, handler }))).toEqual([
+      "GET",
+      "POST",
+      "PUT",
+      "PATCH",
+      "DELETE",
+      "OPTIONS",
+    ]);
+  });
+
+  it("refuses a webhook write that does not say what it subscribes to", () => {
+    expect(() => apiRoute({ method: "put", path: "/webhooks/{uuid}", resource: "webhooks", handler })).toThrow(
+      "PUT /webhooks/{uuid} must declare the events the webhook endpoint has after it (subscribes).",
+    );
+    for (const method of ["get", "delete"] as const)
+      expect(() => apiRoute({ method, path: "/webhooks/{uuid}", resource: "webhooks", handler })).not.toThrow();
+  });
+
+  it("refuses two endpoints of one method, or of two paths, in one route", () => {
+    const list = { method: "get", path: "/jobs", resource: "jobs", handler } as const;
+    expect(() => apiRoute(list, list)).toThrow("apiRoute: one endpoint per method, all of one path (given /jobs).");
+    expect(() => apiRoute(list, { ...list, method: "post", path: "/clients" })).toThrow(/given \/jobs, \/clients/);
   });
 });
 
