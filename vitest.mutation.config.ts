@@ -4,6 +4,7 @@
 // migrated once per run, else each file opens an embedded database in memory.
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import base from "./vitest.config.ts";
 
 export const MUTATION_TESTS = [
@@ -13,6 +14,17 @@ export const MUTATION_TESTS = [
   "tests/api/check-order-rules.test.ts",
 ];
 
+/**
+ * The files in the order listed, fastest first: a mutant that changes a module's constants runs every file, and a
+ * failure in the first ends the run (Stryker's bail), so that the slower files run only for what the fast ones miss.
+ */
+class ListedOrder extends BaseSequencer {
+  async sort(files: TestSpecification[]) {
+    const rank = (file: TestSpecification) => MUTATION_TESTS.findIndex((listed) => file.moduleId.endsWith(listed));
+    return [...files].sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -20,6 +32,7 @@ export default defineConfig({
     globalSetup: ["tests/support/mutation-setup.ts"],
     setupFiles: ["tests/support/mutation-database.ts"],
     pool: "forks",
+    sequence: { sequencer: ListedOrder },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     env: base.test?.env,

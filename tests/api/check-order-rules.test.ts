@@ -16,23 +16,19 @@ const ROLE_REFUSAL = { message: "Your role does not allow this action." };
 const RECORD_REFUSAL = { message: "You do not have access to this record." };
 
 let firm: Firm;
-let otherFirm: Firm;
 const webhooks = { own: "", foreign: "" };
 
 beforeAll(async () => {
   const db = (await database()).prisma;
-  [firm, otherFirm] = [await makeVisibilityFirm(db), await makeVisibilityFirm(db)];
-  for (const [key, { tenant }] of [
-    ["own", firm],
-    ["foreign", otherFirm],
+  firm = await makeVisibilityFirm(db);
+  // Another firm, with nothing but a webhook endpoint.
+  const other = await db.tenant.create({ data: { name: `Order elsewhere ${firm.tenant.id}` } });
+  for (const [key, tenantId] of [
+    ["own", firm.tenant.id],
+    ["foreign", other.id],
   ] as const) {
     const endpoint = await db.webhookEndpoint.create({
-      data: {
-        tenantId: tenant.id,
-        url: "https://127.0.0.1:9/order",
-        events: ["client.created"],
-        secret: "whsec_b3JkZXI=",
-      },
+      data: { tenantId, url: "https://127.0.0.1:9/order", events: ["client.created"], secret: "whsec_b3JkZXI=" },
     });
     webhooks[key] = endpoint.uuid;
   }

@@ -109,7 +109,7 @@ describe("clientsSeen: the rule both forms build on", () => {
     ["a Standard user with access all", { ...user, clientAccess: "all" }, "Standard", "all"],
     ["a Standard user of client groups", { ...user, clientAccess: "client_groups" }, "Standard", "client_groups"],
     ["a Viewer of assigned clients", { ...user, clientAccess: "assigned_clients" }, "Viewer", "assigned_clients"],
-  ] as const)("%s sees %s", (_, u, roleName, expected) => {
+  ] as const)("%s sees all clients or as the access says", (_, u, roleName, expected) => {
     expect(clientsSeen({ user: u, roleName })).toBe(expected);
     expect(seesAllClients({ user: u, roleName })).toBe(expected === "all");
   });
