@@ -2,14 +2,31 @@
 // permission → 404/403 the record in the path → 422 query or body), the link rule (linking a record needs read access
 // to its resource; null unlinks) and the subscription rule, through the route handlers, on firms of their own
 // (tests/support/visibility-firm.ts). Part of the mutation run; tests/api/check-order.test.ts sweeps every write.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+// The route modules are imported before any test runs: building their handlers is then no one test's work (for the
+// mutation run's coverage per test, which would otherwise credit it to whichever test imported a module first).
+import * as contactsRoute from "@/app/api/v1/contacts/route";
+import * as jobRoute from "@/app/api/v1/jobs/[uuid]/route";
+import * as jobsRoute from "@/app/api/v1/jobs/route";
+import * as meRoute from "@/app/api/v1/me/route";
+import * as deliveriesRoute from "@/app/api/v1/webhooks/[uuid]/deliveries/route";
+import * as rotateRoute from "@/app/api/v1/webhooks/[uuid]/rotate-secret/route";
+import * as webhookRoute from "@/app/api/v1/webhooks/[uuid]/route";
+import * as webhooksRoute from "@/app/api/v1/webhooks/route";
 import { apiRoute } from "@/lib/api/route";
 import { database } from "@/lib/db/client";
 import { createApiToken } from "@/lib/tokens";
 import { FULL_ACCESS, NO_ACCESS, type TokenAccess, type TokenResource } from "@/lib/tokens/access";
 import { call } from "../support/api";
-import { importRoute } from "../support/routes";
+import { captureLog } from "../support/log";
 import { type Firm, makeVisibilityFirm, type Person } from "../support/visibility-firm";
+
+/** What the wrapper hands Next's after() (outside a request scope it would throw, and tests would see nothing). */
+const afterResponse = vi.hoisted(() => [] as (() => unknown)[]);
+vi.mock("next/server", async (original) => ({
+  ...(await original<typeof import("next/server")>()),
+  after: (task: () => unknown) => afterResponse.push(task),
+}));
 
 const UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000";
 const ROLE_REFUSAL = { message: "Your role does not allow this action." };
@@ -45,19 +62,18 @@ async function tokenOf(person: Person, access: Partial<TokenAccess> = {}) {
   ).token;
 }
 
-const route = (file: string) => importRoute(file);
 const jobCount = async () => (await database()).prisma.job.count({ where: { tenantId: firm.tenant.id } });
 
 describe("the token's access comes first, by method", () => {
   it("lets a token that reads jobs list them, and refuses it every write", async () => {
     const token = await tokenOf("staff", { jobs: "read" });
-    const jobs = await route("jobs/route.ts");
+    const jobs = jobsRoute;
     expect((await call(jobs, "GET", "jobs", { token })).status).toBe(200);
     const before = await jobCount();
     const created = await call(jobs, "POST", "jobs", { token, body: { name: "Refused" } });
     expect(created).toMatchObject({ status: 403, body: { message: "This token can only read jobs." } });
     const job = firm.jobs["Managed work"].uuid;
-    const updated = await call(await route("jobs/[uuid]/route.ts"), "PUT", `jobs/${job}`, {
+    const updated = await call(jobRoute, "PUT", `jobs/${job}`, {
       token,
       params: { uuid: job },
       body: { name: "Refused" },
@@ -68,7 +84,7 @@ describe("the token's access comes first, by method", () => {
 
   it("refuses a read without access before the role, and a DELETE as a write", async () => {
     const none = await tokenOf("viewer", { jobs: "none" });
-    const jobs = await route("jobs/route.ts");
+    const jobs = jobsRoute;
     expect(await call(jobs, "GET", "jobs", { token: none })).toMatchObject({
       status: 403,
       body: { message: "This token has no access to jobs." },
@@ -79,7 +95,7 @@ describe("the token's access comes first, by method", () => {
       body: { message: "This token has no access to jobs." },
     });
     const reader = await tokenOf("owner", { webhooks: "read" });
-    const remove = await call(await route("webhooks/[uuid]/route.ts"), "DELETE", `webhooks/${webhooks.own}`, {
+    const remove = await call(webhookRoute, "DELETE", `webhooks/${webhooks.own}`, {
       token: reader,
       params: { uuid: webhooks.own },
     });
@@ -88,13 +104,43 @@ describe("the token's access comes first, by method", () => {
 
   it("asks nothing of a token on the paths about its caller", async () => {
     const token = await tokenOf("viewer", NO_ACCESS);
-    const me = await call(await route("me/route.ts"), "GET", "me", { token });
+    const me = await call(meRoute, "GET", "me", { token });
     expect(me.status).toBe(200);
     expect(me.body.email).toBe("viewer@visibility.test");
   });
 
+  it("judges a HEAD, answered by the GET handler, as a read, and answers OPTIONS without a token", async () => {
+    const token = await tokenOf("staff", { jobs: "read" });
+    const head = await jobsRoute.GET(
+      new Request("http://localhost/api/v1/jobs", { method: "HEAD", headers: { Authorization: `Bearer ${token}` } }),
+      { params: Promise.resolve({}) },
+    );
+    expect(head.status).toBe(200);
+    const options = await jobsRoute.OPTIONS(new Request("http://localhost/api/v1/jobs", { method: "OPTIONS" }), {
+      params: Promise.resolve({}),
+    });
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe("GET, POST, OPTIONS");
+  });
+
+  it("names the caller in the request's log line", async () => {
+    const token = await tokenOf("grouped", { jobs: "read" });
+    const log = captureLog();
+    try {
+      await call(jobsRoute, "GET", "jobs", { token });
+    } finally {
+      log.restore();
+    }
+    const line = log.lines.find((l) => l.kind === "request");
+    const stored = await (await database()).prisma.apiToken.findFirstOrThrow({
+      where: { userId: firm.people.grouped.id },
+      orderBy: { id: "desc" },
+    });
+    expect(line).toMatchObject({ tenant_id: firm.tenant.id, user_id: firm.people.grouped.id, token_id: stored.id });
+  });
+
   it("answers a method the path does not have with 405, whatever the token holds, and without one", async () => {
-    const jobs = await route("jobs/route.ts");
+    const jobs = jobsRoute;
     for (const token of [await tokenOf("viewer", NO_ACCESS), null]) {
       const res = await call(jobs, "DELETE", "jobs", { token });
       expect(res).toMatchObject({
@@ -110,7 +156,7 @@ describe("the token's access comes first, by method", () => {
 
   it("judges Accept after the token's access", async () => {
     const headers = { Accept: "text/html" };
-    const jobs = await route("jobs/route.ts");
+    const jobs = jobsRoute;
     const none = await call(jobs, "GET", "jobs", { token: await tokenOf("staff", { jobs: "none" }), headers });
     expect(none.status).toBe(403);
     const reader = await call(jobs, "GET", "jobs", { token: await tokenOf("staff", { jobs: "read" }), headers });
@@ -147,13 +193,14 @@ describe("declarations the wrapper refuses when a route file is loaded", () => {
     const list = { method: "get", path: "/jobs", resource: "jobs", handler } as const;
     expect(() => apiRoute(list, list)).toThrow("apiRoute: one endpoint per method, all of one path (given /jobs).");
     expect(() => apiRoute(list, { ...list, method: "post", path: "/clients" })).toThrow(/given \/jobs, \/clients/);
+    expect(() => apiRoute()).toThrow("apiRoute: one endpoint per method, all of one path (given none).");
   });
 });
 
 describe("the role's permission before the record, the record before the query or body", () => {
   it("refuses a Viewer's write to a record that does not exist with the role's 403", async () => {
     const token = await tokenOf("viewer");
-    const res = await call(await route("jobs/[uuid]/route.ts"), "PUT", `jobs/${UNKNOWN_UUID}`, {
+    const res = await call(jobRoute, "PUT", `jobs/${UNKNOWN_UUID}`, {
       token,
       params: { uuid: UNKNOWN_UUID },
       body: { name: 42 },
@@ -163,7 +210,7 @@ describe("the role's permission before the record, the record before the query o
 
   it("answers a bad query on a missing record 404, on another firm's 403, on its own 422", async () => {
     const token = await tokenOf("owner");
-    const deliveries = await route("webhooks/[uuid]/deliveries/route.ts");
+    const deliveries = deliveriesRoute;
     const get = (uuid: string) =>
       call(deliveries, "GET", `webhooks/${uuid}/deliveries?limit=0`, { token, params: { uuid } });
     const missing = await get(UNKNOWN_UUID);
@@ -176,7 +223,7 @@ describe("the role's permission before the record, the record before the query o
 
   it("answers a bad body on a missing job 404, on a job the user cannot see 403, on one it can 422", async () => {
     const token = await tokenOf("assigned");
-    const job = await route("jobs/[uuid]/route.ts");
+    const job = jobRoute;
     const put = (uuid: string) => call(job, "PUT", `jobs/${uuid}`, { token, params: { uuid }, body: { name: 42 } });
     expect(await put(UNKNOWN_UUID)).toMatchObject({ status: 404, body: { message: "Job not found." } });
     expect(await put(firm.jobs["Unseen work"].uuid)).toMatchObject({ status: 403, body: RECORD_REFUSAL });
@@ -191,7 +238,7 @@ describe("linking a record needs read access to its resource", () => {
 
   it("links a client with read access on clients", async () => {
     const token = await tokenOf("staff", { clients: "read" });
-    const res = await call(await route("jobs/route.ts"), "POST", "jobs", {
+    const res = await call(jobsRoute, "POST", "jobs", {
       token,
       body: { name: "Linked with read", client_uuid: client() },
     });
@@ -201,7 +248,7 @@ describe("linking a record needs read access to its resource", () => {
 
   it("refuses a link without access on clients, before the body's shape, and writes nothing", async () => {
     const token = await tokenOf("staff", { clients: "none" });
-    const jobs = await route("jobs/route.ts");
+    const jobs = jobsRoute;
     const before = await jobCount();
     for (const body of [
       { name: "Linked without access", client_uuid: client() },
@@ -213,7 +260,7 @@ describe("linking a record needs read access to its resource", () => {
       });
     }
     expect(await jobCount()).toBe(before);
-    const contact = await call(await route("contacts/route.ts"), "POST", "contacts", {
+    const contact = await call(contactsRoute, "POST", "contacts", {
       token,
       body: { firstname: "Link", lastname: "Less", email: "link.less@visibility.test", client_uuid: client() },
     });
@@ -226,7 +273,7 @@ describe("linking a record needs read access to its resource", () => {
     const job = await db.job.create({
       data: { tenantId: firm.tenant.id, name: "To unlink", clientId: firm.clients["South Ltd"].id },
     });
-    const res = await call(await route("jobs/[uuid]/route.ts"), "PUT", `jobs/${job.uuid}`, {
+    const res = await call(jobRoute, "PUT", `jobs/${job.uuid}`, {
       token,
       params: { uuid: job.uuid },
       body: { client_uuid: null },
@@ -242,7 +289,7 @@ describe("linking a record needs read access to its resource", () => {
 describe("a webhook's events need read access to what they carry", () => {
   it("refuses to subscribe to jobs without access on jobs, before the body's shape", async () => {
     const token = await tokenOf("owner", { jobs: "none" });
-    const hooks = await route("webhooks/route.ts");
+    const hooks = webhooksRoute;
     for (const url of ["https://hooks.example.com/in", 42])
       expect(await call(hooks, "POST", "webhooks", { token, body: { url, events: ["job.created"] } })).toMatchObject({
         status: 403,
@@ -251,7 +298,7 @@ describe("a webhook's events need read access to what they carry", () => {
   });
 
   it("judges a change that leaves the events as stored by those events", async () => {
-    const hook = await route("webhooks/[uuid]/route.ts");
+    const hook = webhookRoute;
     const put = async (access: Partial<TokenAccess>, body: object) =>
       call(hook, "PUT", `webhooks/${webhooks.own}`, {
         token: await tokenOf("owner", access),
@@ -266,5 +313,54 @@ describe("a webhook's events need read access to what they carry", () => {
     expect((await put({ clients: "none" }, { events: ["job.created", 7] })).status).toBe(422);
     expect((await put({ clients: "none" }, { events: ["job.created"] })).status).toBe(200);
     expect((await put({ jobs: "none" }, { events: ["client.created"] })).status).toBe(200);
+  });
+
+  it("creates an endpoint whose events the token reads, answering 201", async () => {
+    const token = await tokenOf("owner", { clients: "none" });
+    const res = await call(webhooksRoute, "POST", "webhooks", {
+      token,
+      body: { url: "https://hooks.example.com/order", events: ["contact.created"] },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.events).toEqual(["contact.created"]);
+  });
+
+  it("judges a write with no body, such as rotating the secret, by the stored events", async () => {
+    const rotate = async (access: Partial<TokenAccess>) =>
+      call(rotateRoute, "POST", `webhooks/${webhooks.own}/rotate-secret`, {
+        token: await tokenOf("owner", access),
+        params: { uuid: webhooks.own },
+      });
+    expect(await rotate({ clients: "none" })).toMatchObject({
+      status: 403,
+      body: { message: "This token has no access to clients, so it cannot subscribe to client.created." },
+    });
+    expect((await rotate({})).status).toBe(200);
+  });
+});
+
+describe("work after the answer", () => {
+  it("hands a write's webhook deliveries to after(), which attempts them", async () => {
+    const db = (await database()).prisma;
+    const endpoint = await db.webhookEndpoint.create({
+      data: {
+        tenantId: firm.tenant.id,
+        url: "https://127.0.0.1:9/after",
+        events: ["job.created"],
+        secret: "whsec_YWZ0ZXI=",
+      },
+    });
+    afterResponse.length = 0;
+    const res = await call(jobsRoute, "POST", "jobs", {
+      token: await tokenOf("staff"),
+      body: { name: "Delivered after" },
+    });
+    expect(res.status).toBe(201);
+    // The request log's batch also waits in after() (for a timer tests never reach): each task gets a moment.
+    await Promise.all(afterResponse.map((task) => Promise.race([task(), new Promise((r) => setTimeout(r, 3000))])));
+    const [delivery] = await db.webhookDelivery.findMany({
+      where: { tenantId: firm.tenant.id, endpointId: endpoint.id },
+    });
+    expect(delivery.attempts).toBe(1);
   });
 });
