@@ -45,7 +45,7 @@ function partsOf(file, names) {
 }
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
-export default {
+const config = {
   testRunner: "vitest",
   vitest: { configFile: "vitest.mutation.config.ts", related: false },
   plugins: ["@stryker-mutator/vitest-runner"],
@@ -61,3 +61,5 @@ export default {
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
 };
+
+export default config;

@@ -2,7 +2,6 @@
 // secret that signed it, on the list, query and caller it was made for; anything else is the 422 on `cursor`.
 // Part of the mutation run (docs/testing.md, Mutation testing).
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError } from "@/lib/core/errors";
 import {
   type CursorPosition,
   carriedPosition,
@@ -11,6 +10,7 @@ import {
   encodeCursor,
   isRowReference,
 } from "@/lib/core/cursor";
+import { ApiError } from "@/lib/core/errors";
 
 const acmeOwner = { tenant: { id: 1 }, user: { id: 10 } };
 const query = { sort: "name", limit: 100, include_archived: false };

@@ -158,7 +158,7 @@ describe("tokenAccessSchema: a stored or submitted access", () => {
   it("refuses unknown keys, a missing resource, and a level a resource cannot have", () => {
     expect(tokenAccessSchema.safeParse({ ...FULL_ACCESS, invoices: "read" }).success).toBe(false);
     expect(tokenAccessSchema.safeParse({ ...FULL_ACCESS, admin: "none" }).success).toBe(false);
-    const { audit: _, ...withoutAudit } = FULL_ACCESS;
+    const withoutAudit = Object.fromEntries(Object.entries(FULL_ACCESS).filter(([resource]) => resource !== "audit"));
     expect(tokenAccessSchema.safeParse(withoutAudit).success).toBe(false);
     expect(tokenAccessSchema.safeParse({ ...FULL_ACCESS, users: "write" }).success).toBe(false);
     expect(tokenAccessSchema.safeParse({ ...FULL_ACCESS, jobs: "admin" }).success).toBe(false);
