@@ -10,13 +10,14 @@ import base from "./vitest.config.ts";
 export const MUTATION_TESTS = [
   "tests/unit/token-access-rules.test.ts",
   "tests/unit/cursor-rules.test.ts",
-  "tests/auth/visibility.test.ts",
   "tests/api/check-order-rules.test.ts",
+  "tests/auth/visibility.test.ts",
 ];
 
 /**
- * The files in the order listed, fastest first: a mutant that changes a module's constants runs every file, and a
- * failure in the first ends the run (Stryker's bail), so that the slower files run only for what the fast ones miss.
+ * The files in the order listed: a mutant of what runs when a module loads (constants, the route files' handlers) runs
+ * every file, and the first failure ends its run (Stryker's bail). The functions' tests come first, then the wrapper's,
+ * whose route files build every handler as they load.
  */
 class ListedOrder extends BaseSequencer {
   async sort(files: TestSpecification[]) {
