@@ -12,4 +12,6 @@ export interface BenchTokens {
   owner: string;
   /** A Standard user of the large tenant with client access `assigned_clients`. */
   assigned: string;
+  /** An app's access token of the owner (OAuth), minted when a run starts (bench/app-token.ts): not in the file. */
+  app?: string;
 }

@@ -35,6 +35,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { migrate } from "@/scripts/migrate";
+import { appTokenFor } from "./app-token";
 import { BENCH_OUT, type BenchTokens, SMOKE, TOKENS_FILE } from "./config";
 import { measureNoisy } from "./noisy";
 import { type Judged, mb, ms, percentile, perSecond, share, sleep } from "./report";
@@ -117,6 +118,8 @@ function readScenarios(fixtures: Fixtures): Scenario[] {
     { name: FRAMEWORK, token: null, requests: ["/api/live"], role: "framework" },
     { name: "401 without a token", token: null, requests: [`${API}/me`] },
     { name: "GET /me", token: "owner", requests: [`${API}/me`], role: "me", floor: "me" },
+    // Beside it, in the same run: an app's access token must cost what a personal token does (issue 52).
+    { name: "GET /me with an app's token (OAuth)", token: "app", requests: [`${API}/me`] },
     {
       name: OVERLOAD_SCENARIO,
       token: "owner",
@@ -547,7 +550,7 @@ async function measureScenarios(app: Server, list: Scenario[], title: string, fi
   const rows: string[] = [];
   for (const scenario of list) {
     progress(scenario.name);
-    const token = scenario.token && tokens[scenario.token];
+    const token = (scenario.token && tokens[scenario.token]) ?? null;
     if (WARMUP > 0) await wrk(APP_PORT, token, scenario.requests, CONNECTIONS, WARMUP, true);
     // The app's CPU per request, over the one-connection run (where no request is left in flight at its end): less
     // moved by other work on the machine than a latency is.
@@ -1181,6 +1184,7 @@ if (applied.length) {
 }
 
 const tokens: BenchTokens = JSON.parse(await readFile(TOKENS_FILE, "utf8"));
+tokens.app = await appTokenFor(tokens.owner);
 const fixtures = await loadFixtures();
 const appCommit = (await run("git", ["-C", APP_DIR, "log", "-1", "--format=%h %s"]).catch(() => "?\n")).trim();
 const appNode = (await run(path.join(APP_NODE_DIR, "node"), ["--version"])).trim();

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { SignedInUser } from "@/lib/auth/session";
 import { settingsPagesFor } from "@/lib/settings-pages";
-import { SignOutButton } from "./sign-out-button";
+import { SiteHeader } from "./site-header";
 import { focusRing } from "./styles";
 
 /** The frame of every account settings page: who is signed in, sign out, and the settings sections. */
@@ -23,19 +23,7 @@ export async function AccountSettingsLayout({
       >
         Skip to content
       </a>
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-          <Link href="/" className={`rounded font-semibold text-slate-900 hover:text-slate-600 ${focusRing}`}>
-            Client, Job and Time Tracking
-          </Link>
-          <div className="flex flex-wrap items-center gap-3 text-sm">
-            <span className="text-slate-600">
-              Signed in as <span className="font-medium text-slate-900">{user.email}</span>
-            </span>
-            <SignOutButton />
-          </div>
-        </div>
-      </header>
+      <SiteHeader user={user} />
       <div className="mx-auto max-w-4xl px-4 py-8 md:grid md:grid-cols-[11rem_1fr] md:gap-10">
         <nav aria-label="Account settings" className="mb-6 md:mb-0">
           <p className="mb-2 text-xs font-semibold tracking-wide text-slate-500 uppercase">Account settings</p>

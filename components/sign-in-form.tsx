@@ -1,13 +1,29 @@
 "use client";
 
+import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
-import { signInErrorMessage } from "@/lib/auth/sign-in-errors";
-import { primaryButton, textInput } from "./styles";
+import { nextWaitSeconds, signInErrorMessage } from "@/lib/auth/sign-in-errors";
+import { FORGOT_PASSWORD_PATH } from "@/lib/paths";
+import { focusRing, primaryButton, textInput } from "./styles";
 
-export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string }) {
+/**
+ * The sign-in form. `mail`: whether the deployment can mail a reset link ("Forgot password?"); without it the form
+ * says whom to ask instead.
+ */
+export function SignInForm({
+  callbackUrl,
+  initialError,
+  mail,
+}: {
+  callbackUrl: string;
+  initialError?: string;
+  mail: boolean;
+}) {
   const [error, setError] = useState(initialError ? signInErrorMessage(initialError) : null);
   const [pending, setPending] = useState(false);
+  // How long the server said the next try waits before it is checked: the button says so while it waits.
+  const [wait, setWait] = useState(initialError ? nextWaitSeconds(initialError) : 0);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -26,6 +42,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
     }
     setPending(false);
     setError(signInErrorMessage(result?.error ?? ""));
+    setWait(nextWaitSeconds(result?.error ?? ""));
   }
 
   return (
@@ -47,9 +64,19 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
         <input id="email" name="email" type="email" autoComplete="username" required autoFocus className={textInput} />
       </div>
       <div className="space-y-1.5">
-        <label htmlFor="password" className="block text-sm font-medium">
-          Password
-        </label>
+        <div className="flex items-baseline justify-between gap-3">
+          <label htmlFor="password" className="block text-sm font-medium">
+            Password
+          </label>
+          {mail && (
+            <Link
+              href={FORGOT_PASSWORD_PATH}
+              className={`rounded text-sm text-slate-700 underline underline-offset-2 hover:text-slate-900 ${focusRing}`}
+            >
+              Forgot password?
+            </Link>
+          )}
+        </div>
         <input
           id="password"
           name="password"
@@ -60,8 +87,14 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
         />
       </div>
       <button type="submit" disabled={pending} className={`${primaryButton} w-full`}>
-        {pending ? "Signing in…" : "Sign in"}
+        {pending ? (wait ? `Signing in… (waits ${wait} s before the check)` : "Signing in…") : "Sign in"}
       </button>
+      {!mail && (
+        <p className="text-sm text-slate-600">
+          Forgot your password? Ask your firm’s Owner or an Admin: on the Team page they can give you a one-time link to
+          set a new one.
+        </p>
+      )}
     </form>
   );
 }

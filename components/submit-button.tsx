@@ -7,14 +7,17 @@ export function SubmitButton({
   label,
   pendingLabel,
   className,
+  accessibleLabel,
 }: {
   label: string;
   pendingLabel: string;
   className: string;
+  /** The button's name for screen readers where the label alone does not say whom it is about. */
+  accessibleLabel?: string;
 }) {
   const { pending } = useFormStatus();
   return (
-    <button type="submit" disabled={pending} className={className}>
+    <button type="submit" disabled={pending} aria-label={pending ? undefined : accessibleLabel} className={className}>
       {pending ? pendingLabel : label}
     </button>
   );

@@ -7,6 +7,8 @@ import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT || 3250);
 const baseURL = `http://localhost:${PORT}`;
+/** Where e2e/getting-back-in.spec.ts's local SMTP server listens (E2E_PORT + 1 is the sign-in burst's server). */
+const SMTP_PORT = PORT + 2;
 const dataDir = ".data/e2e";
 
 export default defineConfig({
@@ -55,8 +57,13 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: "1",
       // The server's warnings and errors in the test output, not its line per request (lib/core/log.ts).
       LOG_LEVEL: "warn",
+      // "Forgot password?" mails through the SMTP server e2e/getting-back-in.spec.ts starts (links start with
+      // NEXTAUTH_URL).
+      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
       // The webhooks spec's receiver listens on loopback, over http.
       WEBHOOKS_ALLOW_PRIVATE: "true",
+      // The OAuth spec's app serves its client metadata document on loopback, over http.
+      OAUTH_METADATA_ALLOW_PRIVATE: "true",
       // As `npm start` sets it: URLs up to 128 KB reach the app, which answers the over-long ones with a JSON 414.
       NODE_OPTIONS: "--max-http-header-size=131072",
     },

@@ -4,7 +4,15 @@ import { notFound } from "next/navigation";
 import { loadPermissions, type Permission } from "@/lib/auth/permissions";
 import { requireSignedInUser, type SignedInUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/client";
-import { API_TOKENS_PATH, AUDIT_PATH, PROFILE_PATH, TEAM_PATH, WEBHOOKS_PATH } from "@/lib/paths";
+import {
+  API_TOKENS_PATH,
+  APPS_PATH,
+  AUDIT_PATH,
+  CONNECTED_APPS_PATH,
+  PROFILE_PATH,
+  TEAM_PATH,
+  WEBHOOKS_PATH,
+} from "@/lib/paths";
 
 interface SettingsPage {
   href: string;
@@ -16,6 +24,8 @@ interface SettingsPage {
 export const SETTINGS_PAGES: readonly SettingsPage[] = [
   { href: PROFILE_PATH, label: "Profile" },
   { href: API_TOKENS_PATH, label: "API tokens" },
+  { href: CONNECTED_APPS_PATH, label: "Connected apps" },
+  { href: APPS_PATH, label: "App policy", permission: "tokens.manage_all" },
   { href: TEAM_PATH, label: "Team", permission: "users.manage" },
   { href: WEBHOOKS_PATH, label: "Webhooks", permission: "webhooks.manage" },
   { href: AUDIT_PATH, label: "Audit log", permission: "audit.read" },

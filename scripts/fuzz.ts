@@ -19,6 +19,16 @@ import { type Operation, operations } from "@/lib/openapi/operations";
 import { createApiToken } from "@/lib/tokens";
 import { assertMatchesContract } from "../tests/support/contract";
 import { bodyFor, nasty, pathParam, queryFor, rawBody } from "../tests/sweeps/generators";
+import { readCommandLine } from "./usage";
+
+readCommandLine(
+  `Usage: npm run fuzz
+
+Sends generated requests to a running server on loopback and counts 5xx answers, answers that are not JSON and
+answers the OpenAPI document does not allow. Settings: FUZZ_URL (http://127.0.0.1:3000), FUZZ_REQUESTS (50000),
+FUZZ_CONCURRENCY (8), FUZZ_SEED, FUZZ_TOKEN. How to start the server for it: the comment at the top of scripts/fuzz.ts.`,
+  {},
+);
 
 const base = new URL(process.env.FUZZ_URL ?? "http://127.0.0.1:3000");
 if (!["127.0.0.1", "localhost", "[::1]"].includes(base.hostname)) throw new Error("FUZZ_URL must be on loopback.");

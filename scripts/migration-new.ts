@@ -3,10 +3,15 @@
 // `migrate dev` would also evaluate data loss, which needs a shadow database this offline setup cannot hand it.
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { EMPTY_MIGRATION, migrationDiff } from "./migration-diff";
+import { readCommandLine } from "./usage";
 
-const { values } = parseArgs({ options: { name: { type: "string" } } });
+const { values } = readCommandLine(
+  `Usage: npm run db:migration:new -- --name <lower_case_words>
+
+Writes the SQL that takes prisma/migrations to prisma/schema.prisma into a new migration folder, for review.`,
+  { name: { type: "string" } },
+);
 if (!values.name || !/^[a-z0-9_]+$/.test(values.name))
   throw new Error("Give the migration a name: --name lower_case_words");
 

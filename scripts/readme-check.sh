@@ -143,7 +143,11 @@ mkdir "$work/ts"
     --moduleResolution bundler --types node example.ts
   # npm_config_loglevel: npm's own warnings (e.g. about a machine's user config) are not the snippet's output.
   CJT_TOKEN=$TOKEN npm_config_loglevel=error npx tsx example.ts >run.out 2>&1 || { cat run.out; fail "the snippet failed"; }
-  [ ! -s run.out ] || { cat run.out; fail "the snippet printed an error"; }
+  # What the README says it prints, and nothing else (a refusal would print its message instead).
+  grep -qxE "Olivia Owner has [0-9]+ jobs due this month\." run.out &&
+    grep -qxE "Created Harbour Bakery Ltd \([0-9a-f-]{36}\)\." run.out &&
+    [ "$(wc -l <run.out)" -eq 2 ] || { cat run.out; fail "the snippet did not print what the README says"; }
+  cat run.out
   found=$(curl -sf -H "Authorization: Bearer $TOKEN" "$API/clients/search?q=Harbour%20Bakery" |
     jq '[.clients[] | select(.name == "Harbour Bakery Ltd")] | length')
   [ "$found" -ge 1 ] || fail "the snippet's client was not created"
@@ -189,12 +193,16 @@ bash -euo pipefail -c "$(block "## Onboarding a firm" 1)" >"$work/onboarding.log
   { cat "$work/onboarding.log"; fail "the onboarding commands failed"; }
 grep -q 'Added Sam Lee <sam@harper.example> to Harper & Co as Admin.' "$work/onboarding.log" ||
   fail "user:create did not say it added Sam Lee"
+reset_link=$(grep -oE 'http://localhost:[0-9]+/reset/[A-Za-z0-9_-]{43}' "$work/onboarding.log" | head -1)
+[ -n "$reset_link" ] || fail "user:reset-password printed no link"
+curl -sf "http://localhost:$pg_port/reset/${reset_link##*/reset/}" | grep -q "Set a new password" ||
+  fail "the reset link of user:reset-password does not open its page"
 token_command=$(grep -ho '`npm run token:create -- --email owner@acme.test --name "My script"`' "${readme[@]}" | head -1 | tr -d '`')
 [ -n "$token_command" ] || fail "the Tokens section's token:create line is gone"
 new_token=$(bash -c "$token_command" 2>/dev/null | grep -o 'cjt_[A-Za-z0-9]*' | head -1)
 [ "$(curl -sf -H "Authorization: Bearer $new_token" "http://localhost:$pg_port/api/v1/me" | jq -r .email)" = owner@acme.test ] ||
   fail "the token from token:create does not answer /me as owner@acme.test"
-echo "tenant:create, user:create, user:archive and token:create work as shown"
+echo "tenant:create, user:create, user:archive, user:reset-password and token:create work as shown"
 
 stop_server "$pg_port"
 wait "$pg_server" || fail "npm start on PostgreSQL exited $? after SIGTERM"

@@ -5,6 +5,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import openapiTS, { astToString } from "openapi-typescript";
 import { openApiDocument } from "@/lib/openapi/document";
+import { readCommandLine } from "./usage";
+
+readCommandLine(
+  `Usage: npm run sdk:types
+
+Writes the TypeScript types openapi-typescript generates from the OpenAPI document to .data/sdk/api.ts.`,
+  {},
+);
 
 const file = ".data/sdk/api.ts";
 mkdirSync(".data/sdk", { recursive: true });

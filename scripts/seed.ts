@@ -4,6 +4,15 @@ import { closeDatabase, prisma } from "@/lib/db/client";
 import { announceDemo, DEMO_TENANTS, demoSummary, seedDemo } from "@/lib/demo/seed";
 import { announceDatabase } from "./env";
 import { migrate } from "./migrate";
+import { readCommandLine } from "./usage";
+
+readCommandLine(
+  `Usage: npm run db:seed
+
+Migrates the database, then fills an empty one with the demo data (two firms, their demo-password accounts, a demo
+token in .data/demo-token) and prints how to use it. A database with other data is left as it is.`,
+  {},
+);
 
 process.env.DEMO_SEED = "off"; // this script seeds itself, and says so
 

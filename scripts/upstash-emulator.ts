@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { createClient, ErrorReply, MultiErrorReply } from "redis";
+import { readCommandLine } from "./usage";
 
 type Command = (string | number)[];
 type Reply = { result: unknown } | { error: string };
@@ -103,6 +104,13 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  readCommandLine(
+    `Usage: npm run upstash:emulator
+
+Serves Upstash Redis's REST protocol on a local Redis and prints the two settings that point the app at it.
+Settings: REDIS_URL (redis://127.0.0.1:6379), UPSTASH_EMULATOR_PORT (8079), UPSTASH_REDIS_REST_TOKEN (random).`,
+    {},
+  );
   const emulator = await startUpstashEmulator({
     redisUrl: process.env.REDIS_URL,
     token: process.env.UPSTASH_REDIS_REST_TOKEN || undefined,

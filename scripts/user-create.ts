@@ -1,41 +1,40 @@
 // `npm run user:create -- --tenant <firm id or name> --email <email> --name <full name> [--role Standard]
 // [--client-access all|client_groups|assigned_clients] [--client-groups "North,Payroll"] [--timezone <IANA>]`:
 // adds a person to a firm and prints their first password.
-import { parseArgs } from "node:util";
 import { printedBaseUrl } from "@/lib/base-url";
-import { OperatorInputError } from "@/lib/team/errors";
 import { createUser } from "@/lib/team/mutations";
 import { runCommand } from "./command";
+import { readCommandLine } from "./usage";
 
-const options = {
-  tenant: { type: "string", default: "" },
-  email: { type: "string", default: "" },
-  name: { type: "string", default: "" },
-  role: { type: "string" },
-  "client-access": { type: "string" },
-  "client-groups": { type: "string" },
-  timezone: { type: "string" },
-} as const;
+const { values } = readCommandLine(
+  `Usage: npm run user:create -- --tenant <firm id or name> --email <email> --name <full name> [--role Standard]
+  [--client-access all|client_groups|assigned_clients] [--client-groups "North,Payroll"] [--timezone <IANA>]
+
+Adds a person to a firm and prints their first password (shown once).
+  --role            one of the firm's roles but Owner (default Standard)
+  --client-access   which clients they see (default all); client_groups needs --client-groups
+  --client-groups   comma-separated group names, made when the firm does not have them yet
+  --timezone        their time zone, such as Europe/London (default the firm's)`,
+  {
+    tenant: { type: "string" },
+    email: { type: "string" },
+    name: { type: "string" },
+    role: { type: "string" },
+    "client-access": { type: "string" },
+    "client-groups": { type: "string" },
+    timezone: { type: "string" },
+  },
+);
 
 await runCommand(async (client) => {
-  // Not strict, so that every unknown option and every option missing its value is named at once, a line each.
-  const { values, tokens } = parseArgs({ options, strict: false, tokens: true });
-  const wrong: Record<string, string[]> = {};
-  for (const token of tokens)
-    if (token.kind === "option" && !(token.name in options)) wrong[token.name] = ["Unknown option."];
-    else if (token.kind === "option" && token.value === undefined) wrong[token.name] = ["Needs a value."];
-  if (Object.keys(wrong).length) throw new OperatorInputError(wrong);
-  const text = (name: keyof typeof options) => values[name] as string | undefined; // strings: checked above
   const { tenant, user, role, password, createdGroups } = await createUser(client, {
-    tenant: text("tenant") ?? "",
-    email: text("email") ?? "",
-    name: text("name") ?? "",
-    role: text("role"),
-    clientAccess: text("client-access") as never, // checked by createUser
-    clientGroups: text("client-groups")
-      ?.split(",")
-      .filter((name) => name.trim()),
-    timezone: text("timezone"),
+    tenant: values.tenant ?? "",
+    email: values.email ?? "",
+    name: values.name ?? "",
+    role: values.role,
+    clientAccess: values["client-access"] as never, // checked by createUser
+    clientGroups: values["client-groups"]?.split(",").filter((name) => name.trim()),
+    timezone: values.timezone,
   });
   const lines = [`Added ${user.firstname} ${user.lastname} <${user.email}> to ${tenant.name} as ${role}.`];
   if (user.clientAccess !== "all") lines.push(`  sees: ${user.clientAccess}`);

@@ -5,6 +5,7 @@
 import { useEffect, useState, useTransition } from "react";
 import { loadTokenRequests } from "@/app/settings/api-tokens/request-log-actions";
 import type { TokenRequestWire } from "@/lib/request-log/schemas";
+import { Time } from "../time";
 
 const FILTERS = [
   ["", "All requests"],
@@ -27,7 +28,6 @@ export function RequestLog({ tokenId, tokenName, timezone }: { tokenId: number; 
     startTransition(async () => setLoaded(await loadTokenRequests(tokenId, filter)));
   }, [open, filter, tokenId]);
 
-  const format = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: timezone });
   return (
     <details className="mt-3 text-sm" onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary className="cursor-pointer font-medium text-slate-700">Recent requests</summary>
@@ -69,7 +69,7 @@ export function RequestLog({ tokenId, tokenName, timezone }: { tokenId: number; 
                   {loaded.requests.map((request) => (
                     <tr key={request.id} className="align-top">
                       <td className="pr-3 whitespace-nowrap">
-                        <time dateTime={request.created_at}>{format.format(new Date(request.created_at))}</time>
+                        <Time value={request.created_at} timezone={timezone} seconds />
                       </td>
                       <td className="pr-3 break-all">
                         <code>

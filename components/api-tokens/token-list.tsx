@@ -1,6 +1,7 @@
 import { revokeFirmTokenAction } from "@/app/settings/api-tokens/actions";
 import type { FirmTokenSummary, TokenSummary } from "@/lib/tokens";
 import { accessSummary } from "@/lib/tokens/access";
+import { Time } from "../time";
 import { DeleteTokenButton } from "./delete-token-button";
 import { RequestLog } from "./request-log";
 
@@ -15,8 +16,9 @@ export function expiryText(expiresAt: Date | null, now = Date.now()): string {
 }
 
 /**
- * Tokens: name, access, created, expiry, last use (when, from where, with what), last four characters; never a value. The person's own, each with
- * Delete; or, with `firm`, everyone's in the firm with the person too, each with Revoke.
+ * Tokens: name, access, created, expiry, last use (when, from where, with what), last four characters; never a
+ * value. Times in the person's zone, named. The person's own, each with Delete; or, with `firm`, everyone's in the
+ * firm with the person too, each with Revoke.
  */
 export function TokenList({
   tokens,
@@ -36,8 +38,7 @@ export function TokenList({
       </p>
     );
   }
-  const format = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: timezone });
-  const when = (date: Date) => <time dateTime={date.toISOString()}>{format.format(date)}</time>;
+  const when = (date: Date) => <Time value={date} timezone={timezone} />;
   return (
     <ul
       aria-label={firm ? "Firm tokens" : "Your tokens"}
@@ -82,13 +83,8 @@ export function TokenList({
                 <dd>{when(token.createdAt)}</dd>
                 <dt>Expires</dt>
                 <dd>
-                  {token.expiresAt ? (
-                    <time dateTime={token.expiresAt.toISOString()} title={format.format(token.expiresAt)}>
-                      {expiry}
-                    </time>
-                  ) : (
-                    expiry
-                  )}
+                  {expiry}
+                  {token.expiresAt && <> ({when(token.expiresAt)})</>}
                 </dd>
                 <dt>Last used</dt>
                 <dd className="break-words">

@@ -1,17 +1,20 @@
 import { AUDIT_ACTIONS, type AuditFilters, TARGET_TYPES } from "@/lib/audit/schemas";
+import { wallMinute } from "@/lib/audit/settings";
 import { AUDIT_PATH } from "@/lib/paths";
 import { primaryButton, secondaryButton, textInput } from "../styles";
 
-/** A datetime-local box's value (UTC, to the minute) of a filter date. */
-const boxValue = (date: Date | undefined) => (date ? date.toISOString().slice(0, 16) : "");
-
-/** The log's filters: a plain GET form, so that a filtered view is a link that can be kept and shared. */
+/**
+ * The log's filters: a plain GET form, so that a filtered view is a link that can be kept and shared. Its times are
+ * in `timezone`, the zone the entries are shown in (the person's own), and say so.
+ */
 export function AuditFiltersForm({
   filters,
   people,
   errors,
   typed,
+  timezone,
 }: {
+  timezone: string;
   filters: AuditFilters;
   people: { id: number; firstname: string; lastname: string }[];
   errors?: Record<string, string[]>;
@@ -19,6 +22,8 @@ export function AuditFiltersForm({
   typed?: Record<string, string>;
 }) {
   const label = "block text-sm font-medium text-slate-700";
+  /** A datetime-local box's value of a filter date: its minute in the zone the page shows. */
+  const boxValue = (date: Date | undefined) => (date ? wallMinute(date, timezone) : "");
   const error = (field: string) =>
     errors?.[field] && (
       <p id={`${field}-error`} className="mt-1 text-sm text-red-700">
@@ -89,7 +94,7 @@ export function AuditFiltersForm({
       </div>
       <div>
         <label htmlFor="since" className={label}>
-          From (UTC)
+          From ({timezone})
         </label>
         <input
           id="since"
@@ -103,7 +108,7 @@ export function AuditFiltersForm({
       </div>
       <div>
         <label htmlFor="until" className={label}>
-          Before (UTC)
+          Before ({timezone})
         </label>
         <input
           id="until"

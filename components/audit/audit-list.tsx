@@ -2,15 +2,24 @@ import Link from "next/link";
 import { type AuditEventOutput, type AuditNames, changeValueText, describeAuditEvent } from "@/lib/audit/serialize";
 import { AUDIT_PATH } from "@/lib/paths";
 import { focusRing } from "../styles";
+import { Time } from "../time";
 
-const VIA: Record<AuditEventOutput["via"], string> = { api: "API", web: "web", cli: "command line", system: "the app" };
+const VIA: Record<AuditEventOutput["via"], string> = {
+  api: "API",
+  oauth: "a connected app",
+  web: "web",
+  cli: "command line",
+  system: "the app",
+};
 
-function when(iso: string, timezone: string) {
-  return new Date(iso).toLocaleString("en-GB", { timeZone: timezone, dateStyle: "medium", timeStyle: "medium" });
+/** An ISO date and time in a change (a token's expiry): shown as the entry's own time is. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+function change(field: string, value: unknown, names: AuditNames, timezone: string) {
+  if (value === null || value === "") return "—";
+  if (typeof value === "string" && ISO_TIME.test(value)) return <Time value={value} timezone={timezone} />;
+  return changeValueText(field, value, names);
 }
-
-const change = (field: string, value: unknown, names: AuditNames) =>
-  value === null || value === "" ? "—" : changeValueText(field, value, names);
 
 /** The entries as sentences, newest first, each with when, how, from where, and its changes field by field. */
 export function AuditList({
@@ -29,8 +38,7 @@ export function AuditList({
         <li key={event.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
           <p className="text-sm text-slate-900">{describeAuditEvent(event, names)}</p>
           <p className="mt-1 text-xs text-slate-600">
-            <time dateTime={event.created_at}>{when(event.created_at, timezone)}</time> · {event.action} · via{" "}
-            {VIA[event.via]}
+            <Time value={event.created_at} timezone={timezone} seconds /> · {event.action} · via {VIA[event.via]}
             {event.address && ` · from ${event.address}`}
             {event.target.uuid && (
               <>
@@ -58,10 +66,10 @@ export function AuditList({
                   <tr key={field}>
                     <td className="py-0.5 pr-3 font-mono">{field}</td>
                     <td className="py-0.5 pr-3 break-all">
-                      {values === "changed" ? "—" : change(field, values[0], names)}
+                      {values === "changed" ? "—" : change(field, values[0], names, timezone)}
                     </td>
                     <td className="py-0.5 break-all">
-                      {values === "changed" ? "(changed)" : change(field, values[1], names)}
+                      {values === "changed" ? "(changed)" : change(field, values[1], names, timezone)}
                     </td>
                   </tr>
                 ))}

@@ -5,6 +5,7 @@ import {
   archiveMemberAction,
   type RenewState,
   renewInviteAction,
+  resetLinkAction,
   unarchiveMemberAction,
   updateMemberAction,
 } from "@/app/settings/team/actions";
@@ -113,22 +114,60 @@ export function UnarchiveButton({ id, name }: { id: number; name: string }) {
   );
 }
 
-/** A new invite link for someone who has not set a password (the old one expired or was lost). */
-export function RenewInvite({ id, name, timezone }: { id: number; name: string; timezone: string }) {
-  const [state, formAction] = useActionState<RenewState, FormData>(renewInviteAction, { status: "idle" });
+/** The words of a one-time link button: a new invite (no password yet) or a reset link (a forgotten password). */
+const LINK_BUTTONS = {
+  invite: {
+    action: renewInviteAction,
+    label: "New invite link",
+    accessible: "New invite link for",
+    ready: "A new invite link",
+  },
+  reset: {
+    action: resetLinkAction,
+    label: "Link to reset password",
+    accessible: "Link to reset the password of",
+    ready: "A link to set a new password",
+  },
+} as const;
+
+/**
+ * A one-time link to set a password: a new invite for someone who has not set one (the old link expired or was lost),
+ * or a reset link for an active person who forgot theirs.
+ */
+export function OneTimeLinkButton({
+  id,
+  name,
+  timezone,
+  kind,
+}: {
+  id: number;
+  name: string;
+  timezone: string;
+  kind: keyof typeof LINK_BUTTONS;
+}) {
+  const words = LINK_BUTTONS[kind];
+  const [state, formAction] = useActionState<RenewState, FormData>(words.action, { status: "idle" });
   const announce = useAnnounce();
   useEffect(() => {
-    if (state.status === "invited") announce(`A new invite link for ${state.name} is ready. Copy it now.`);
+    if (state.status === "invited") announce(`${words.ready} for ${state.name} is ready. Copy it now.`);
     if (state.status === "error") announce(state.message);
-  }, [state, announce]);
+  }, [state, announce, words]);
   return (
     <div className="w-full">
       <form action={formAction}>
         <input type="hidden" name="userId" value={id} />
-        <button type="submit" aria-label={`New invite link for ${name}`} className={secondaryButton}>
-          New invite link
-        </button>
+        <SubmitButton
+          label={words.label}
+          pendingLabel="Making the link…"
+          accessibleLabel={`${words.accessible} ${name}`}
+          className={secondaryButton}
+        />
       </form>
+      {state.status === "error" && (
+        <p role="alert" className="mt-2 text-sm font-medium text-red-700">
+          {state.message}
+        </p>
+      )}
       {state.status === "invited" && (
         <InviteLink
           key={state.link}
@@ -137,6 +176,7 @@ export function RenewInvite({ id, name, timezone }: { id: number; name: string; 
           link={state.link}
           expiresAt={state.expiresAt}
           timezone={timezone}
+          kind={kind}
         />
       )}
     </div>

@@ -1,25 +1,34 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState, useEffect, useRef } from "react";
-import { type SetPasswordState, setPasswordAction } from "@/app/invite/[token]/actions";
+import { type ReactNode, useActionState, useEffect, useRef } from "react";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/password-rules";
-import { SIGN_IN_PATH } from "@/lib/paths";
+import type { SetPasswordResult } from "@/lib/team/mutations";
 import { Field } from "../profile/field";
 import { focusRing, primaryButton } from "../styles";
 import { SubmitButton } from "../submit-button";
 
-const LINK_PROBLEMS = {
-  unknown: "This invite link no longer works. Ask whoever invited you for a new one.",
-  used: "This invite link was already used. Sign in with the password set with it.",
-  expired: "This invite link has expired. Ask whoever invited you for a new one.",
-} as const;
+export type SetPasswordState = { status: "idle" } | SetPasswordResult;
 
-/** The first password, typed twice; then on to sign in. */
-export function SetPasswordForm({ token }: { token: string }) {
-  const [state, formAction] = useActionState<SetPasswordState, FormData>(setPasswordAction.bind(null, token), {
-    status: "idle",
-  });
+/** What to say when the link stopped working while the form was open. */
+export type LinkProblems = Record<"unknown" | "used" | "expired", string>;
+
+/**
+ * A password typed twice, set with a one-time link (an invite's first password, or a reset's new one); then on to
+ * sign in at `signInHref`. `children`: more fields of the form (the reset's "also revoke my API tokens").
+ */
+export function SetPasswordForm({
+  action,
+  problems,
+  signInHref,
+  children,
+}: {
+  action: (previous: SetPasswordState, form: FormData) => Promise<SetPasswordState>;
+  problems: LinkProblems;
+  signInHref: string;
+  children?: ReactNode;
+}) {
+  const [state, formAction] = useActionState<SetPasswordState, FormData>(action, { status: "idle" });
   const done = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (state.status === "done") done.current?.focus();
@@ -33,7 +42,7 @@ export function SetPasswordForm({ token }: { token: string }) {
         </h2>
         <p className="mt-1 text-sm break-words text-green-900">Sign in as {state.email} with it.</p>
         <Link
-          href={SIGN_IN_PATH}
+          href={signInHref}
           className={`mt-3 inline-block rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700 ${focusRing}`}
         >
           Go to sign in
@@ -42,7 +51,7 @@ export function SetPasswordForm({ token }: { token: string }) {
     );
   }
   const errors = state.status === "invalid" ? state.errors : {};
-  const problem = state.status in LINK_PROBLEMS ? LINK_PROBLEMS[state.status as keyof typeof LINK_PROBLEMS] : null;
+  const problem = state.status in problems ? problems[state.status as keyof LinkProblems] : null;
   return (
     <form action={formAction} className="space-y-4">
       {problem && (
@@ -72,6 +81,7 @@ export function SetPasswordForm({ token }: { token: string }) {
         autoComplete="new-password"
         error={errors.confirmation}
       />
+      {children}
       <SubmitButton label="Set password" pendingLabel="Setting…" className={primaryButton} />
     </form>
   );

@@ -1,14 +1,24 @@
 import { CLIENT_ACCESS_LABELS } from "@/lib/team/schemas";
 import type { TeamMember } from "@/lib/team/serialize";
+import { Time } from "../time";
 import type { Choice } from "./access-fields";
-import { ArchiveButton, MemberEditor, RenewInvite, UnarchiveButton } from "./member-actions";
+import { ArchiveButton, MemberEditor, OneTimeLinkButton, UnarchiveButton } from "./member-actions";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function inviteText(expiresAt: Date | null, now = Date.now()) {
-  if (!expiresAt || expiresAt.getTime() <= now) return "Invite link expired: make a new one";
-  const days = Math.ceil((expiresAt.getTime() - now) / DAY_MS);
-  return `Invited: link expires in ${days} day${days === 1 ? "" : "s"}`;
+/** Whole days until an invite link expires, or null once it has. */
+function daysLeft(expiresAt: Date | null, now = Date.now()) {
+  return expiresAt && expiresAt.getTime() > now ? Math.ceil((expiresAt.getTime() - now) / DAY_MS) : null;
+}
+
+function InviteStatus({ expiresAt, timezone }: { expiresAt: Date | null; timezone: string }) {
+  const days = daysLeft(expiresAt);
+  if (!expiresAt || days === null) return "Invite link expired: make a new one";
+  return (
+    <>
+      Invited: link expires in {days} day{days === 1 ? "" : "s"} (<Time value={expiresAt} timezone={timezone} />)
+    </>
+  );
 }
 
 const BADGE = "rounded px-1.5 py-0.5 text-xs font-medium";
@@ -60,7 +70,9 @@ export function TeamList({
                 <dt>Status</dt>
                 <dd>
                   {member.status === "active" && "Active"}
-                  {member.status === "invited" && inviteText(member.inviteExpiresAt)}
+                  {member.status === "invited" && (
+                    <InviteStatus expiresAt={member.inviteExpiresAt} timezone={timezone} />
+                  )}
                   {member.status === "archived" &&
                     `Archived${member.archivedDate ? ` on ${date.format(member.archivedDate)}` : ""}`}
                 </dd>
@@ -79,7 +91,13 @@ export function TeamList({
             </div>
             {member.status === "invited" && (
               <div className="sm:col-span-2">
-                <RenewInvite id={member.id} name={member.name} timezone={timezone} />
+                <OneTimeLinkButton id={member.id} name={member.name} timezone={timezone} kind="invite" />
+              </div>
+            )}
+            {/* The Owner's password is reset by the operator only: an Admin must not take over the Owner's account. */}
+            {member.status === "active" && !you && !member.isOwner && (
+              <div className="sm:col-span-2">
+                <OneTimeLinkButton id={member.id} name={member.name} timezone={timezone} kind="reset" />
               </div>
             )}
             {!member.isOwner && (

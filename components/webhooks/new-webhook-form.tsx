@@ -7,7 +7,11 @@ import { primaryButton, textInput } from "../styles";
 import { SubmitButton } from "../submit-button";
 import { SecretValue } from "./secret-value";
 
-export function NewWebhookForm() {
+/**
+ * `privateTargets`: whether this server delivers to local and private addresses over http too
+ * (WEBHOOKS_ALLOW_PRIVATE=true, as `npm run demo` runs), so that the hint says what the URL may be.
+ */
+export function NewWebhookForm({ privateTargets }: { privateTargets: boolean }) {
   const [state, formAction] = useActionState<CreateWebhookState, FormData>(createWebhookAction, { status: "idle" });
   const errors = state.status === "invalid" ? state.errors : {};
   // After a refusal the form shows what was sent (React resets a form to its defaults after its action).
@@ -40,14 +44,19 @@ export function NewWebhookForm() {
             required
             maxLength={2000}
             autoComplete="off"
-            placeholder="https://"
+            placeholder={privateTargets ? "https:// or http://localhost:…" : "https://"}
             defaultValue={sent?.url}
             aria-invalid={errors.url ? true : undefined}
             aria-describedby={errors.url ? "webhook-url-hint webhook-url-error" : "webhook-url-hint"}
             className={textInput}
           />
           <p id="webhook-url-hint" className="text-sm text-slate-600">
-            An https address on the public internet. Events are POSTed to it as JSON.
+            {privateTargets
+              ? "An https address, or, on this server (it runs with WEBHOOKS_ALLOW_PRIVATE=true, as the demo does), " +
+                "also http and local addresses such as http://localhost:4000/hook. Events are POSTed to it as JSON."
+              : "An https address on the public internet. Events are POSTed to it as JSON. (A receiver on this " +
+                "machine or a private network is refused: the server's operator allows those with " +
+                "WEBHOOKS_ALLOW_PRIVATE=true, for development.)"}
           </p>
           {errors.url && (
             <p id="webhook-url-error" className="text-sm font-medium text-red-700">

@@ -1,7 +1,9 @@
 import { sendTestAction, setEnabledAction } from "@/app/settings/webhooks/actions";
 import type { WebhookWithDeliveries } from "@/lib/webhooks/settings";
+import { ScrollRegion } from "../scroll-region";
 import { secondaryButton } from "../styles";
 import { SubmitButton } from "../submit-button";
+import { Time } from "../time";
 import { DeleteWebhookButton } from "./delete-webhook-button";
 import { RotateSecretButton } from "./rotate-secret-button";
 
@@ -28,7 +30,7 @@ function answer(a: { responseStatus: number | null; error: string | null }) {
 }
 
 function when(date: Date | null, timezone: string) {
-  return date ? date.toLocaleString("en-GB", { timeZone: timezone, dateStyle: "medium", timeStyle: "medium" }) : "—";
+  return date ? <Time value={date} timezone={timezone} seconds /> : "—";
 }
 
 /** The firm's endpoints: state, actions, and each one's most recent deliveries with their attempts. */
@@ -67,68 +69,55 @@ export function WebhookList({ webhooks, timezone }: { webhooks: WebhookWithDeliv
           {deliveries.length === 0 ? (
             <p className="mt-1 text-sm text-slate-600">Nothing sent yet.</p>
           ) : (
-            // Scrolls sideways on a narrow screen rather than squeeze or clip its columns (and says so there, as
-            // nothing else shows that it does); focusable, so that a keyboard scrolls it too.
-            <>
-              <p className="mt-1 text-xs text-slate-500 sm:hidden" aria-hidden="true">
-                Swipe the table sideways to see every column.
-              </p>
-              <div
-                className="mt-2 overflow-x-auto"
-                role="region"
-                aria-label="Deliveries, scrolling sideways on a narrow screen"
-                // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
-                tabIndex={0}
+            <ScrollRegion label="Deliveries, scrolling sideways when the columns do not fit">
+              <table
+                className="w-full min-w-[40rem] text-left text-sm"
+                aria-label={`Recent deliveries to ${endpoint.url}`}
               >
-                <table
-                  className="w-full min-w-[40rem] text-left text-sm"
-                  aria-label={`Recent deliveries to ${endpoint.url}`}
-                >
-                  <thead className="text-slate-600">
-                    <tr>
-                      <th className="py-1 pr-3 font-medium">Event</th>
-                      <th className="py-1 pr-3 font-medium">Status</th>
-                      <th className="py-1 pr-3 font-medium">Response</th>
-                      <th className="py-1 pr-3 font-medium">Attempts</th>
-                      <th className="py-1 pr-3 font-medium">Last attempt</th>
-                      <th className="py-1 font-medium">Next retry</th>
+                <thead className="text-slate-600">
+                  <tr>
+                    <th className="py-1 pr-3 font-medium">Event</th>
+                    <th className="py-1 pr-3 font-medium">Status</th>
+                    <th className="py-1 pr-3 font-medium">Response</th>
+                    <th className="py-1 pr-3 font-medium">Attempts</th>
+                    <th className="py-1 pr-3 font-medium">Last attempt</th>
+                    <th className="py-1 font-medium">Next retry</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {deliveries.map((d) => (
+                    <tr key={d.uuid} className="border-t border-slate-100">
+                      <td className="py-1 pr-3 font-mono">{d.event.type}</td>
+                      <td className="py-1 pr-3">{deliveryState(d)}</td>
+                      <td className="max-w-64 py-1 pr-3 break-words">
+                        {answer(d) ?? "—"}
+                        {d.attempts > 0 && d.durationMs !== null && (
+                          <span className="text-slate-600"> after {d.durationMs} ms</span>
+                        )}
+                      </td>
+                      <td className="py-1 pr-3">
+                        {d.attemptHistory.length === 0 ? (
+                          d.attempts
+                        ) : (
+                          <details>
+                            <summary className="cursor-pointer">{d.attempts}</summary>
+                            <ol aria-label="Attempts, newest first" className="mt-1 space-y-0.5 text-xs">
+                              {d.attemptHistory.map((a) => (
+                                <li key={a.id}>
+                                  {when(a.attemptedAt, timezone)}: {answer(a) ?? "no answer"} after {a.durationMs} ms
+                                </li>
+                              ))}
+                            </ol>
+                          </details>
+                        )}
+                      </td>
+                      <td className="py-1 pr-3">{when(d.lastAttemptAt, timezone)}</td>
+                      <td className="py-1">{d.status === "pending" ? when(d.nextAttemptAt, timezone) : "—"}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {deliveries.map((d) => (
-                      <tr key={d.uuid} className="border-t border-slate-100">
-                        <td className="py-1 pr-3 font-mono">{d.event.type}</td>
-                        <td className="py-1 pr-3">{deliveryState(d)}</td>
-                        <td className="max-w-64 py-1 pr-3 break-words">
-                          {answer(d) ?? "—"}
-                          {d.attempts > 0 && d.durationMs !== null && (
-                            <span className="text-slate-600"> after {d.durationMs} ms</span>
-                          )}
-                        </td>
-                        <td className="py-1 pr-3">
-                          {d.attemptHistory.length === 0 ? (
-                            d.attempts
-                          ) : (
-                            <details>
-                              <summary className="cursor-pointer">{d.attempts}</summary>
-                              <ol aria-label="Attempts, newest first" className="mt-1 space-y-0.5 text-xs">
-                                {d.attemptHistory.map((a) => (
-                                  <li key={a.id}>
-                                    {when(a.attemptedAt, timezone)}: {answer(a) ?? "no answer"} after {a.durationMs} ms
-                                  </li>
-                                ))}
-                              </ol>
-                            </details>
-                          )}
-                        </td>
-                        <td className="py-1 pr-3">{when(d.lastAttemptAt, timezone)}</td>
-                        <td className="py-1">{d.status === "pending" ? when(d.nextAttemptAt, timezone) : "—"}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </>
+                  ))}
+                </tbody>
+              </table>
+            </ScrollRegion>
           )}
         </li>
       ))}

@@ -7,7 +7,7 @@ import type { Caller } from "@/lib/auth/caller";
 import { clientAddress } from "@/lib/client-address";
 import { prisma } from "@/lib/db/client";
 import { writeFence } from "@/lib/db/idempotency";
-import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { AuditAction, AuditTarget, Changes, Via } from "./schemas";
 
 /** Who acts, and how: a user (null for the operator's command line) through the API, the web pages or the CLI. */
@@ -31,11 +31,11 @@ interface Writer {
   $executeRaw(query: Prisma.Sql): Prisma.PrismaPromise<number>;
 }
 
-/** An API caller: its user and token. */
+/** An API caller: its user and token (an app's token names the app: its grant's row is named after it). */
 export function apiActor(caller: Caller): Actor {
   return {
     tenantId: caller.tenant.id,
-    via: "api",
+    via: caller.app ? "oauth" : "api",
     userId: caller.user.id,
     tokenId: caller.tokenId,
     tokenName: caller.tokenName,
@@ -126,37 +126,6 @@ export async function auditedChange<Tx extends Writer, R>(
     if (entries.length) await recordAudit(tx, acting, ...entries);
     return result;
   });
-}
-
-/**
- * A sign-in attempt, in the log of each firm that has an active person with this email (an unknown email belongs to
- * no firm, so it is recorded nowhere): the person is actor and target. A success names the account signed in to.
- */
-export async function recordSignIn(
-  client: PrismaClient,
-  outcome: "succeeded" | "failed" | "throttled",
-  email: string,
-  address: string | null,
-  identity?: { tenantId: number; userId: number } | null,
-) {
-  const people = identity
-    ? [{ tenantId: identity.tenantId, id: identity.userId }]
-    : await client.user.findMany({ where: { email, archivedDate: null }, select: { tenantId: true, id: true } });
-  for (const person of people) {
-    const actor: Actor = {
-      tenantId: person.tenantId,
-      via: "web",
-      userId: person.id,
-      tokenId: null,
-      tokenName: null,
-      address,
-    };
-    await recordAudit(
-      client,
-      { actor },
-      { action: `sign_in.${outcome}`, target: { type: "user", id: person.id, name: email } },
-    );
-  }
 }
 
 /** How long entries are kept: AUDIT_RETENTION_DAYS, 400 days by default. */

@@ -4,49 +4,28 @@ import { z } from "zod";
 import { component } from "@/lib/core/openapi-registry";
 import { cursorQuery, paginationQuery, updatedSinceQuery } from "@/lib/core/pagination";
 import { queryId, uuidString } from "@/lib/core/references";
+import { AUDIT_ACTIONS } from "./actions";
 
-export const AUDIT_ACTIONS = [
-  "client.created",
-  "client.updated",
-  "contact.created",
-  "contact.updated",
-  "job.created",
-  "job.updated",
-  "webhook.created",
-  "webhook.updated",
-  "webhook.deleted",
-  "webhook.secret_rotated",
-  "webhook.tested",
-  "webhook.disabled",
-  "token.created",
-  "token.deleted",
-  "token.revoked",
-  "member.created",
-  "member.invited",
-  "member.invite_renewed",
-  "member.invite_accepted",
-  "member.role_changed",
-  "member.client_access_changed",
-  "member.groups_changed",
-  "member.archived",
-  "member.unarchived",
-  "tenant.created",
-  "password.changed",
-  "profile.updated",
-  "sign_in.succeeded",
-  "sign_in.failed",
-  "sign_in.throttled",
+export { AUDIT_ACTIONS, type AuditAction } from "./actions";
+
+export const TARGET_TYPES = [
+  "client",
+  "contact",
+  "job",
+  "webhook",
+  "token",
+  "user",
+  "tenant",
+  "oauth_app",
+  "oauth_client",
 ] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-export const TARGET_TYPES = ["client", "contact", "job", "webhook", "token", "user", "tenant"] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
 
 /**
- * How the actor acted: through the API with a token, on the web pages, from the operator's command line, or the
- * app itself (the webhook delivery runner disabling an endpoint).
+ * How the actor acted: through the API with a token, through the API by an app the person connected (OAuth), on the
+ * web pages, from the operator's command line, or the app itself (the webhook delivery runner disabling an endpoint).
  */
-export const VIAS = ["api", "web", "cli", "system"] as const;
+export const VIAS = ["api", "oauth", "web", "cli", "system"] as const;
 export type Via = (typeof VIAS)[number];
 
 /** What an entry says changed: `[before, after]` per field (API field names); a secret's field says only "changed". */

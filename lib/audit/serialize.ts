@@ -71,6 +71,8 @@ const NOUNS: Record<AuditEventOutput["target"]["type"], string> = {
   token: "the API token",
   user: "",
   tenant: "the firm",
+  oauth_app: "the app",
+  oauth_client: "the app",
 };
 
 /** What an action did, after the actor's name; `{target}` is the target ("the client Acme Ltd"). */
@@ -84,13 +86,36 @@ const VERBS: Partial<Record<AuditEventOutput["action"], string>> = {
   "member.invited": "invited {target} to the firm",
   "member.invite_renewed": "made a new invite link for {target}",
   "member.invite_accepted": "accepted the invite and set a password",
+  "member.reset_link_created": "made a one-time link for {target} to set a new password",
   "member.archived": "archived {target}",
   "member.unarchived": "unarchived {target}",
   "password.changed": "changed the password of {target}",
+  "password.reset": "set a new password with a one-time link, which signed them out everywhere",
   "sign_in.succeeded": "signed in",
-  "sign_in.failed": "failed to sign in",
-  "sign_in.throttled": "was refused sign-in after too many attempts",
+  "oauth_app.authorized": "connected {target}",
+  "oauth_app.revoked": "disconnected {target}",
+  "oauth_client.registered": "registered {target}",
 };
+
+/**
+ * Sentences about an account rather than by a person: whoever typed an email at the sign-in page may not be its
+ * person, so these name the account tried ("A sign-in as Bea Birch (bea@…) failed"), never an actor.
+ */
+const ABOUT_ACCOUNT: Partial<Record<AuditEventOutput["action"], (account: string, event: AuditEventOutput) => string>> =
+  {
+    "sign_in.failed": (account) => `A sign-in as ${account} failed: wrong password`,
+    "sign_in.throttled": (account, { changes }) => {
+      const wait = changes.wait_seconds;
+      if (wait === undefined || wait === "changed")
+        return `A sign-in as ${account} was refused: too many failed sign-ins from its address`;
+      const failures = changes.failed_attempts;
+      const count =
+        failures && failures !== "changed" ? `${valueText(failures[1])} wrong passwords` : "wrong passwords";
+      return `Sign-ins as ${account} now wait ${valueText(wait[1])} s before each try is checked: ${count} for this email within 15 minutes`;
+    },
+    "password.reset_requested": (account) =>
+      `A one-time link to set a new password was mailed to ${account}, asked for on the sign-in page ("Forgot password?")`,
+  };
 
 /** Fields whose API names read badly as words, by the kind of record. */
 const FIELD_WORDS: Partial<Record<AuditEventOutput["target"]["type"], Record<string, string>>> = {
@@ -167,6 +192,8 @@ function changesText(event: AuditEventOutput, target: string, names?: AuditNames
 /** The entry as a sentence: "Olivia Owner changed the city of Acme Ltd from Leeds to York, with token 'Invoicing'". */
 export function describeAuditEvent(event: AuditEventOutput, names?: AuditNames): string {
   const actor = actorText(event.actor);
+  const aboutAccount = ABOUT_ACCOUNT[event.action];
+  if (aboutAccount) return aboutAccount(event.actor.type === "user" ? actor : event.target.name, event);
   const noun = NOUNS[event.target.type];
   const target = noun ? `${noun} ${event.target.name}` : event.target.name;
   const verb = VERBS[event.action];
@@ -176,7 +203,8 @@ export function describeAuditEvent(event: AuditEventOutput, names?: AuditNames):
   else if (event.action === "webhook.secret_rotated") what = `rotated the secret of ${target}`;
   else if (Object.keys(event.changes).length) what = changesText(event, target, names);
   else what = `saved ${target} without changing it`;
-  return `${actor} ${what}${event.token ? `, with token '${event.token.name}'` : ""}`;
+  const through = event.via === "oauth" ? "through the app" : "with token";
+  return `${actor} ${what}${event.token ? `, ${through} '${event.token.name}'` : ""}`;
 }
 
 /**

@@ -75,13 +75,58 @@ export type SearchParams = Record<string, string | string[] | undefined>;
 
 const filtersSchema = z.object(auditFilters);
 
-/** The page's since/until boxes (datetime-local) give a minute without a zone: read as UTC, as the page says. */
-const withZone = (value: string | undefined) =>
-  value && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(value) ? `${value}:00Z` : value;
+const WALL_MINUTE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
-/** The filters of the page's query string (empty boxes are no filter), or what is wrong with them by field. */
+/** How far `timezone`'s clocks are ahead of UTC at the instant `at` (ms since the epoch). */
+function offsetMs(at: number, timezone: string): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: timezone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+  }).formatToParts(at);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second"));
+  return wall - (at - (at % 1000));
+}
+
+/**
+ * The instant a wall-clock minute ("2026-11-01T09:30", as a datetime-local box gives it) is in `timezone`. The
+ * offset is read at the first guess and again at the result, so that a minute just past a daylight-saving change is
+ * read with the offset in force then. (Intl does this in a few lines: no date library for two conversions.)
+ */
+export function instantOf(minute: string, timezone: string): Date {
+  const asUtc = Date.parse(`${minute}:00Z`);
+  const guess = asUtc - offsetMs(asUtc, timezone);
+  return new Date(asUtc - offsetMs(guess, timezone));
+}
+
+/** The wall-clock minute of an instant in `timezone`, as a datetime-local box shows it ("2026-11-01T09:30"). */
+export function wallMinute(date: Date, timezone: string): string {
+  return new Date(date.getTime() + offsetMs(date.getTime(), timezone)).toISOString().slice(0, 16);
+}
+
+/**
+ * The page's since/until boxes (datetime-local) give a minute without a zone: read in the zone the page shows its
+ * entries in, the person's own (decisions.md: every filter of a page takes times in the zone its list shows). A
+ * value with its own zone (the ISO dates of a kept link) is read as it says.
+ */
+const withZone = (value: string | undefined, timezone: string) =>
+  value && WALL_MINUTE.test(value) && !Number.isNaN(Date.parse(`${value}:00Z`))
+    ? instantOf(value, timezone).toISOString()
+    : value;
+
+/**
+ * The filters of the page's query string (empty boxes are no filter), or what is wrong with them by field; the
+ * boxes' times in `timezone`.
+ */
 export function parseAuditFilters(
   params: SearchParams,
+  timezone = "UTC",
 ): { filters: AuditFilters; errors?: undefined } | { errors: Record<string, string[]> } {
   const one = (name: string) => {
     const value = params[name];
@@ -93,8 +138,8 @@ export function parseAuditFilters(
     actor_id: one("actor_id"),
     target_type: one("target_type"),
     target_uuid: one("target_uuid"),
-    since: withZone(one("since")),
-    until: withZone(one("until")),
+    since: withZone(one("since"), timezone),
+    until: withZone(one("until"), timezone),
   });
   return parsed.success ? { filters: parsed.data } : { errors: zodFieldErrors(parsed.error) };
 }

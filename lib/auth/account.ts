@@ -1,11 +1,10 @@
 // A signed-in person's own account: name, time zone and password, and ending their sessions. Every function takes
 // the person from the caller (the session), never from a form.
 import { z } from "zod";
-import { changesBetween } from "@/lib/audit/entries";
 import { recordAudit, webActor } from "@/lib/audit/mutations";
-import type { Changes } from "@/lib/audit/schemas";
 import { isStorableText } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
+import { ownEntry, profileUpdated } from "./audit";
 import { comparePassword, hashPassword } from "./password-hash";
 import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from "./password-rules";
 import { throttledPasswordCheck } from "./sign-in";
@@ -85,21 +84,9 @@ export async function updateProfile(owner: AccountOwner, profile: z.output<typeo
       data: profile,
       select,
     });
-    await recordAudit(tx, { actor }, ownEntry("profile.updated", owner, after, changesBetween(before, after)));
+    await recordAudit(tx, { actor }, profileUpdated(owner.userId, before, after));
   });
 }
-
-/** An audit entry about the person's own account. */
-const ownEntry = (
-  action: "profile.updated" | "password.changed",
-  owner: AccountOwner,
-  user: { firstname: string; lastname: string },
-  changes: Changes,
-) => ({
-  action,
-  target: { type: "user" as const, id: owner.userId, name: `${user.firstname} ${user.lastname}`.trim() },
-  changes,
-});
 
 /**
  * Sets a new password if `current` is the person's password, and ends all their sessions (this one is renewed by
@@ -135,7 +122,7 @@ export async function changePassword(
     recordAudit(
       client,
       { actor: await webActor(owner) },
-      ownEntry("password.changed", owner, user, { password: "changed" }),
+      ownEntry("password.changed", owner.userId, user, { password: "changed" }),
     ),
   ]);
   return updated.sessionVersion;

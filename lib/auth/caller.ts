@@ -25,5 +25,7 @@ export interface Caller {
   address: string | null;
   /** What the token may touch per resource (lib/tokens/access.ts), checked by lib/api/route.ts before the role. */
   tokenAccess: TokenAccess;
+  /** Set when the token is an app's (lib/oauth): the app acts for the user, and the audit log names it. */
+  app?: { clientId: string; name: string; accessExpiresAt: Date };
   db: TenantDb;
 }

@@ -2,15 +2,15 @@
 // sign-in"). next-auth's Credentials provider (lib/auth/options.ts) calls authorizeSignIn; nothing here depends on
 // next-auth.
 import { z } from "zod";
-import { recordSignIn } from "@/lib/audit/mutations";
 import { clientAddress } from "@/lib/client-address";
 import { logError } from "@/lib/core/log";
 import { isStorableText } from "@/lib/core/validation";
 import { prisma } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { createRateLimiter } from "@/lib/ratelimit";
+import { recordSignIn, type SignInOutcome } from "./audit";
 import { comparePassword, PasswordChecksBusy } from "./password-hash";
-import { SIGN_IN_BUSY, SIGN_IN_FAILED, SIGN_IN_RATE_LIMITED } from "./sign-in-errors";
+import { SIGN_IN_BUSY, SIGN_IN_FAILED, SIGN_IN_RATE_LIMITED, wrongPasswordWaitCode } from "./sign-in-errors";
 
 /** Who signed in: what the session carries. */
 export interface SignInIdentity {
@@ -90,9 +90,26 @@ const failuresPerAddress = signInLimit("signin-address-failures", 30);
 const FAILURES_COUNTED = 1_000;
 const failuresPerEmail = signInLimit("signin-email-failures", FAILURES_COUNTED);
 
+/** Reset mails ("Forgot password?") per email: enough for a lost one and a retry, too few to flood an inbox. */
+const resetMailsPerEmail = signInLimit("signin-reset-mails", 3);
+
+/**
+ * Whether a "Forgot password?" request for this email may send mail, under the sign-in limits: it counts as a failure
+ * from its address (so that asking for many emails is guessing many accounts, and an address already refused is
+ * refused here too), and at most 3 mails go to one email in the window, whoever asks.
+ */
+export async function resetMailAllowed(
+  email: string,
+  headers: Headers | Record<string, string | string[] | undefined> | undefined,
+): Promise<boolean> {
+  const address = clientAddress(headers);
+  if (address && !(await failuresPerAddress.limit(address)).success) return false;
+  return (await resetMailsPerEmail.limit(await emailKey(await prisma(), email))).success;
+}
+
 /** Failures for an email before its attempts wait, and the longest wait. */
-const FREE_FAILURES = 3;
-const MAX_WAIT_MS = 30_000;
+export const FREE_FAILURES = 3;
+export const MAX_WAIT_MS = 30_000;
 
 /** The wait before an attempt for an email with this many recent failures is judged: 1 s, 2 s, 4 s … at most 30 s. */
 export function signInDelayMs(failures: number): number {
@@ -128,7 +145,13 @@ function inTurn<T>(key: string, check: () => Promise<T>): Promise<T> {
 /** What became of an attempt: the three outcomes stay separate so that each can be recorded. */
 export type PasswordAttempt<T> =
   /** Not checked: a limit was reached (`limit`), or this instance has all the password checks it can take (`busy`). */
-  { outcome: "throttled"; reason: "limit" | "busy" } | { outcome: "refused" } | { outcome: "succeeded"; value: T };
+  | { outcome: "throttled"; reason: "limit" | "busy" }
+  /**
+   * A wrong password: now `failures` for this email within the window, so the next attempt waits `nextWaitMs`
+   * (this one waited `waitedMs`).
+   */
+  | { outcome: "refused"; failures: number; waitedMs: number; nextWaitMs: number }
+  | { outcome: "succeeded"; value: T };
 
 /**
  * Runs a password check (`check`, null for a wrong password) within the sign-in limits. Every attempt first counts
@@ -155,7 +178,8 @@ export async function throttledPasswordCheck<T>(
   // another parallel attempt after this one was already refused, and more than the limit would be checked.
   if (atAddress?.success === false || fromAddress?.success === false) return { outcome: "throttled", reason: "limit" };
   const forEmail = await failuresPerEmail.limit(key);
-  const delay = signInDelayMs(FAILURES_COUNTED - forEmail.remaining - 1);
+  const earlierFailures = FAILURES_COUNTED - forEmail.remaining - 1;
+  const delay = signInDelayMs(earlierFailures);
   if (delay > 0) await wait(delay);
 
   const giveBack = () =>
@@ -172,7 +196,10 @@ export async function throttledPasswordCheck<T>(
     await giveBack();
     return { outcome: "throttled", reason: "busy" };
   }
-  if (value === null) return { outcome: "refused" };
+  if (value === null) {
+    const failures = earlierFailures + 1;
+    return { outcome: "refused", failures, waitedMs: delay, nextWaitMs: signInDelayMs(failures) };
+  }
   await giveBack();
   return { outcome: "succeeded", value };
 }
@@ -180,7 +207,9 @@ export async function throttledPasswordCheck<T>(
 /**
  * Checks an email and password within the sign-in limits (throttledPasswordCheck). Returns the identity, null for
  * wrong credentials, or throws SIGN_IN_RATE_LIMITED (SIGN_IN_BUSY when the instance has all the password checks it
- * can take). Any other failure (the database out) throws SIGN_IN_FAILED, its detail only in the server log: next-auth shows an error's message to
+ * can take). Wrong credentials once the email's attempts wait throw wrongPasswordWaitCode, so that the page can say
+ * how long the next try waits and why (the same for an unknown email: its failures count alike). Any other failure
+ * (the database out) throws SIGN_IN_FAILED, its detail only in the server log: next-auth shows an error's message to
  * the visitor.
  */
 export async function authorizeSignIn(
@@ -203,17 +232,28 @@ export async function authorizeSignIn(
     logError("Sign-in failed", error);
     throw new Error(SIGN_IN_FAILED);
   }
-  const record = async (outcome: "succeeded" | "failed" | "throttled", identity?: SignInIdentity) =>
-    recordSignIn(await prisma(), outcome, email, clientAddress(headers), identity);
+  const record = async (outcome: SignInOutcome, details?: Parameters<typeof recordSignIn>[4]) =>
+    recordSignIn(await prisma(), outcome, email, clientAddress(headers), details);
   switch (attempt.outcome) {
     case "throttled":
       if (attempt.reason !== "busy") await record("throttled");
       throw new Error(attempt.reason === "busy" ? SIGN_IN_BUSY : SIGN_IN_RATE_LIMITED);
-    case "refused":
+    case "refused": {
       await record("failed");
+      const seconds = (ms: number) => ms / 1000;
+      // The wait is recorded each time it grows (1, 2, 4 … 30 s: a handful of entries per window, not one per try).
+      if (attempt.nextWaitMs > attempt.waitedMs)
+        await record("throttled", {
+          changes: {
+            failed_attempts: [attempt.failures - 1, attempt.failures],
+            wait_seconds: [seconds(attempt.waitedMs), seconds(attempt.nextWaitMs)],
+          },
+        });
+      if (attempt.nextWaitMs > 0) throw new Error(wrongPasswordWaitCode(seconds(attempt.nextWaitMs)));
       return null;
+    }
     case "succeeded":
-      await record("succeeded", attempt.value);
+      await record("succeeded", { identity: attempt.value });
       return attempt.value;
   }
 }

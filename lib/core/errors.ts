@@ -20,8 +20,6 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string) => new ApiError(400, message);
-export const unauthenticated = () =>
-  new ApiError(401, "Unauthenticated: send a valid token as 'Authorization: Bearer <token>'.");
 export const forbidden = (message = "You do not have access to this record.") => new ApiError(403, message);
 export const notFound = (what = "Resource") => new ApiError(404, `${what} not found.`);
 

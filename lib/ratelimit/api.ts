@@ -1,5 +1,6 @@
 // The API's rate limits, each set by an environment variable (0 turns it off; README and .env.example list them):
-// - per token across the whole API: RATE_LIMIT_PER_MINUTE, default 300;
+// - per token across the whole API: RATE_LIMIT_PER_MINUTE, default 300 (an app's grant is one token: its access
+//   tokens, old and refreshed, share its count, whatever address they come from);
 // - per token on endpoints that name a lower limit, `apiRoute(handlers, { rateLimit: "search" })`: ENDPOINT_LIMITS;
 // - per user across all their tokens: RATE_LIMIT_USER_PER_HOUR, off by default;
 // - per client address for requests without a valid token: RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE, default 60.
@@ -76,7 +77,9 @@ export async function admitApiRequest(
     const refusal = refusalOf(address);
     if (refusal) throw tooManyRequests(refusal);
     const result = await perAddressUnauthenticated.limit(address);
-    if (result.success) throw new ApiError(401, error.message, undefined, rateLimitHeaders(result, [result]));
+    // The 401 keeps its own headers (WWW-Authenticate) beside the limit's.
+    if (result.success)
+      throw new ApiError(401, error.message, undefined, { ...error.headers, ...rateLimitHeaders(result, [result]) });
     rememberRefusal(address, result);
     throw tooManyRequests(result);
   }

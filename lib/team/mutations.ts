@@ -6,13 +6,15 @@
 import { randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { z } from "zod";
-import { changesBetween } from "@/lib/audit/entries";
 import { type AuditEntry, auditedChange, cliActor, recordAudit, webActor } from "@/lib/audit/mutations";
 import { prisma } from "@/lib/db/client";
 import { tenantDb } from "@/lib/db/tenant";
 import { violatedUniqueConstraint } from "@/lib/db/unique";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
+import type { LinkPurpose } from "@/lib/generated/prisma/enums";
 import { findTenant } from "@/lib/tenants/find";
+import type { Tx } from "@/lib/webhooks/outbox";
+import { memberChanges, memberEntry } from "./audit";
 import { checkOperatorInput, collectRefusal, OperatorInputError, parseOperatorInput, TeamInputError } from "./errors";
 import { hashInviteToken, type InviteLookup, lookupInvite, type TeamActor, teamDb } from "./queries";
 import {
@@ -183,34 +185,31 @@ export async function archiveUser(client: PrismaClient, raw: z.input<typeof arch
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** An audit entry about a person of the firm. */
-function memberEntry(
-  action: AuditEntry["action"],
-  member: { id: number; firstname: string; lastname: string },
-  after: Record<string, unknown> = {},
-  before: Record<string, unknown> = {},
-): AuditEntry {
-  const name = `${member.firstname} ${member.lastname}`.trim();
-  return { action, target: { type: "user", id: member.id, name }, changes: changesBetween(before, after) };
-}
-
-function parseTeamInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export function parseTeamInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw new TeamInputError(fieldErrors(result.error));
   return result.data;
 }
 
-/** A new invite link's secret (32 random bytes) and the row that stores only its hash. */
-function newInvite(tenantId: number, userId: number) {
+/**
+ * A new one-time link's secret (32 random bytes) and the row that stores only its hash: an invite (valid 7 days) or
+ * a reset link (lib/team/password-reset.ts).
+ */
+export function newLink(
+  tenantId: number,
+  userId: number,
+  purpose: LinkPurpose = "invite",
+  lifetimeMs = INVITE_DAYS * DAY_MS,
+) {
   const token = randomBytes(32).toString("base64url");
-  const expiresAt = new Date(Date.now() + INVITE_DAYS * DAY_MS);
-  return { token, expiresAt, row: { tenantId, userId, tokenHash: hashInviteToken(token), expiresAt } };
+  const expiresAt = new Date(Date.now() + lifetimeMs);
+  return { token, expiresAt, row: { tenantId, userId, purpose, tokenHash: hashInviteToken(token), expiresAt } };
 }
 
-type Db = Awaited<ReturnType<typeof teamDb>>["db"];
+export type Db = Awaited<ReturnType<typeof teamDb>>["db"];
 
 /** A person of the actor's firm, by an id from a form. */
-async function findMember(db: Db, rawId: unknown) {
+export async function findMember(db: Db, rawId: unknown) {
   const id = parseTeamInput(userIdSchema, rawId);
   const user = await db.user.findFirst({
     where: { id },
@@ -284,7 +283,7 @@ export async function inviteTeamMember(actor: TeamActor, raw: unknown): Promise<
       await tx.userClientGroup.createMany({
         data: groupIds.map((groupId) => ({ tenantId: actor.tenantId, userId: user.id, groupId })),
       });
-      const invite = newInvite(actor.tenantId, user.id);
+      const invite = newLink(actor.tenantId, user.id);
       await tx.userInvite.create({ data: invite.row });
       await recordAudit(
         tx,
@@ -312,38 +311,14 @@ export async function renewInvite(actor: TeamActor, rawUserId: unknown): Promise
   const member = await findMember(db, rawUserId);
   if (member.archivedDate) throw new TeamInputError({ form: `${member.name} is archived: unarchive them first.` });
   if (member.passwordHash) throw new TeamInputError({ form: `${member.name} has already set a password.` });
-  const invite = newInvite(actor.tenantId, member.id);
+  const invite = newLink(actor.tenantId, member.id);
   await auditedChange(db, { actor: await webActor(actor) }, async (tx) => {
-    await tx.userInvite.deleteMany({ where: { userId: member.id, usedAt: null } });
+    await tx.userInvite.deleteMany({ where: { userId: member.id, usedAt: null, purpose: "invite" } });
     await tx.userInvite.create({ data: invite.row });
     return { result: undefined, entries: [memberEntry("member.invite_renewed", member)] };
   });
   const { email } = await db.user.findFirstOrThrow({ where: { id: member.id }, select: { email: true } });
   return { userId: member.id, name: member.name, email, token: invite.token, expiresAt: invite.expiresAt };
-}
-
-/** One entry per kind of change (role, client access, client groups), so that each can be looked for by its action. */
-function memberChanges(
-  member: Awaited<ReturnType<typeof findMember>>,
-  after: { role: string; clientAccess: string; groupIds: number[] },
-): AuditEntry[] {
-  const groupsBefore = member.clientGroups.map((g) => g.groupId).sort((a, b) => a - b);
-  const entries = [
-    memberEntry("member.role_changed", member, { role: after.role }, { role: member.role.name }),
-    memberEntry(
-      "member.client_access_changed",
-      member,
-      { client_access: after.clientAccess },
-      { client_access: member.clientAccess },
-    ),
-    memberEntry(
-      "member.groups_changed",
-      member,
-      { client_groups: [...after.groupIds].sort((a, b) => a - b) },
-      { client_groups: groupsBefore },
-    ),
-  ];
-  return entries.filter((entry) => Object.keys(entry.changes ?? {}).length > 0);
 }
 
 /** Changes a person's role, client access and client groups. The Owner's cannot be changed. */
@@ -355,7 +330,10 @@ export async function updateTeamMember(actor: TeamActor, raw: { userId: unknown 
   const input = parseTeamInput(memberChangeSchema, raw);
   const role = await findAssignableRole(db, input.roleId);
   const groupIds = await findGroups(db, input.groupIds);
-  const audit = memberChanges(member, { role: role.name, clientAccess: input.clientAccess, groupIds });
+  const audit = memberChanges(
+    { ...member, role: member.role.name, groupIds: member.clientGroups.map((g) => g.groupId) },
+    { role: role.name, clientAccess: input.clientAccess, groupIds },
+  );
   await db.$transaction([
     ...(audit.length ? [recordAudit(db, { actor: await webActor(actor) }, ...audit)] : []),
     db.user.update({
@@ -414,24 +392,32 @@ export async function unarchiveTeamMember(actor: TeamActor, rawUserId: unknown) 
   return { userId: member.id, name: member.name, needsInvite: !member.passwordHash };
 }
 
-export type AcceptInviteResult =
+export type SetPasswordResult =
   | Exclude<InviteLookup, { status: "valid" }>
   | { status: "invalid"; errors: Partial<Record<string, string>> }
   | { status: "done"; email: string };
 
+/** What setting a password from a link does beside it, in its transaction, and the entry that records it. */
+type LinkUse = (tx: Tx, member: { id: number; firstname: string; lastname: string }) => Promise<AuditEntry>;
+
 /**
- * Sets the first password of an invited person from their link, which then stops working: of two concurrent uses,
- * one wins. The link is judged before the password, so a used or expired link says so whatever was typed.
+ * Sets a password from a one-time link (`found`, looked up by its page), which then stops working: of two
+ * concurrent uses, one wins. The link is judged before the password, so a used or expired link says so whatever was
+ * typed. The password is set only for a person still active and, for an invite, still without one (`person`); it
+ * ends every session of theirs.
  */
-export async function acceptInvite(token: string, raw: unknown): Promise<AcceptInviteResult> {
-  const client = await prisma();
-  const found = await lookupInvite(token, client);
+export async function setPasswordWithLink(
+  found: InviteLookup,
+  raw: unknown,
+  person: Prisma.UserWhereInput,
+  use: LinkUse,
+): Promise<SetPasswordResult> {
   if (found.status !== "valid") return found;
   const input = invitePasswordSchema.safeParse(raw);
   if (!input.success) return { status: "invalid", errors: fieldErrors(input.error) };
   const passwordHash = await bcrypt.hash(input.data.password, BCRYPT_COST);
   const { invite } = found;
-  const db = tenantDb(client, invite.tenantId);
+  const db = tenantDb(await prisma(), invite.tenantId);
   const now = new Date();
   const acting = { actor: await webActor({ tenantId: invite.tenantId, userId: invite.userId }) };
   const claimed = await auditedChange(db, acting, async (tx) => {
@@ -441,22 +427,29 @@ export async function acceptInvite(token: string, raw: unknown): Promise<AcceptI
     });
     if (count !== 1) return { result: false, entries: [] };
     const updated = await tx.user.updateMany({
-      where: { id: invite.userId, archivedDate: null, passwordHash: null },
+      where: { ...person, id: invite.userId, archivedDate: null },
       data: { passwordHash, sessionVersion: { increment: 1 } },
     });
-    if (updated.count !== 1) throw new InviteRaceLost();
+    if (updated.count !== 1) throw new LinkRaceLost();
     const member = await tx.user.findFirstOrThrow({
       where: { id: invite.userId },
       select: { id: true, firstname: true, lastname: true },
     });
-    const accepted = { ...memberEntry("member.invite_accepted", member), changes: { password: "changed" as const } };
-    return { result: true, entries: [accepted] };
+    return { result: true, entries: [await use(tx, member)] };
   }).catch((error) => {
-    if (error instanceof InviteRaceLost) return false;
+    if (error instanceof LinkRaceLost) return false;
     throw error;
   });
   if (!claimed) return { status: "used" };
   return { status: "done", email: found.person.email };
 }
 
-class InviteRaceLost extends Error {}
+class LinkRaceLost extends Error {}
+
+/** Sets the first password of an invited person from their link (/invite/<token>). */
+export async function acceptInvite(token: string, raw: unknown): Promise<SetPasswordResult> {
+  return setPasswordWithLink(await lookupInvite(token), raw, { passwordHash: null }, async (_tx, member) => ({
+    ...memberEntry("member.invite_accepted", member),
+    changes: { password: "changed" },
+  }));
+}

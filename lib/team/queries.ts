@@ -1,10 +1,11 @@
-// Reads of the team page (/settings/team) and the invite page (/invite/<token>). Every team read is scoped to the
-// signed-in person's firm and checks their permission (`users.manage`, read afresh from their role) itself.
+// Reads of the team page (/settings/team), the invite page (/invite/<token>) and the reset page (/reset/<token>).
+// Every team read is scoped to the signed-in person's firm and checks their permission (`users.manage`, read afresh from their role) itself.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { loadPermissions } from "@/lib/auth/permissions";
 import { prisma } from "@/lib/db/client";
 import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import type { LinkPurpose } from "@/lib/generated/prisma/enums";
 import { TeamPermissionError } from "./errors";
 import { INVITE_TOKEN_PATTERN } from "./schemas";
 import { type TeamMember, teamMember } from "./serialize";
@@ -39,7 +40,7 @@ export const memberSelect = {
   role: { select: { id: true, name: true } },
   clientGroups: { select: { group: { select: { id: true, name: true } } } },
   invites: {
-    where: { usedAt: null },
+    where: { usedAt: null, purpose: "invite" },
     select: { expiresAt: true },
     orderBy: { expiresAt: "desc" },
     take: 1,
@@ -80,14 +81,24 @@ export type InviteLookup =
     };
 
 /**
- * What an invite link is: unknown (never made, replaced by a newer link, or its person archived), used, expired,
- * or valid. Runs before the firm is known (the link's hash names it), like token authentication.
+ * What an invite link is: unknown (never made, replaced by a newer link, or its person archived), used (also once its
+ * person has a password), expired, or valid. Runs before the firm is known (the link's hash names it), like token
+ * authentication.
  */
-export async function lookupInvite(token: string, client?: PrismaClient): Promise<InviteLookup> {
+export function lookupInvite(token: string, client?: PrismaClient): Promise<InviteLookup> {
+  return lookupLink(token, "invite", client);
+}
+
+/** What a reset link (lib/team/password-reset.ts) is, as lookupInvite says it of an invite. */
+export function lookupResetLink(token: string, client?: PrismaClient): Promise<InviteLookup> {
+  return lookupLink(token, "password_reset", client);
+}
+
+async function lookupLink(token: string, purpose: LinkPurpose, client?: PrismaClient): Promise<InviteLookup> {
   if (!INVITE_TOKEN_PATTERN.test(token)) return { status: "unknown" };
   const hash = hashInviteToken(token);
   const row = await (client ?? (await prisma())).userInvite.findFirst({
-    where: { tokenHash: hash },
+    where: { tokenHash: hash, purpose },
     select: {
       tenantId: true,
       id: true,
@@ -102,7 +113,8 @@ export async function lookupInvite(token: string, client?: PrismaClient): Promis
   // The lookup matched on the hash already; comparing again in constant time keeps that property explicit.
   if (!row || !timingSafeEqual(Buffer.from(row.tokenHash), Buffer.from(hash)) || row.user.archivedDate)
     return { status: "unknown" };
-  if (row.usedAt || row.user.passwordHash) return { status: "used" };
+  // An invite is spent once its person has a password, however they got it.
+  if (row.usedAt || (purpose === "invite" && row.user.passwordHash)) return { status: "used" };
   if (row.expiresAt.getTime() <= Date.now()) return { status: "expired", expiresAt: row.expiresAt };
   return {
     status: "valid",

@@ -104,3 +104,30 @@ export function parseAccessList(text: string): TokenAccess {
   }
   return access;
 }
+
+/** Per resource, the lower of the two levels: what an app's token may do is its grant's access ∩ the firm's cap. */
+export const intersectAccess = (a: TokenAccess, b: TokenAccess): TokenAccess =>
+  everywhere((r) => (RANK[a[r]] <= RANK[b[r]] ? a[r] : b[r]));
+
+/** Whether `access` allows nothing that `within` does not. */
+export const accessWithin = (access: TokenAccess, within: TokenAccess) =>
+  TOKEN_RESOURCES.every((r) => RANK[access[r]] <= RANK[within[r]]);
+
+/**
+ * The most a role's permissions let a token do, per resource (the consent page lowers an app's request to it):
+ * write where the role may create or update, webhooks only with `webhooks.manage`, the audit log only with
+ * `audit.read`. Requests still pass the role's own checks, so a role lowered later narrows a grant at once.
+ */
+export function roleCeiling(permissions: ReadonlySet<string>): TokenAccess {
+  const writes = (r: "clients" | "contacts" | "jobs") =>
+    permissions.has(`${r}.create`) || permissions.has(`${r}.update`) ? "write" : "read";
+  return {
+    clients: writes("clients"),
+    contacts: writes("contacts"),
+    jobs: writes("jobs"),
+    users: "read",
+    time_logs: "read",
+    webhooks: permissions.has("webhooks.manage") ? "write" : "none",
+    audit: permissions.has("audit.read") ? "read" : "none",
+  };
+}

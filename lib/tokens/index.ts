@@ -5,16 +5,18 @@
 import { createHash, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { z } from "zod";
-import { changesBetween } from "@/lib/audit/entries";
 import { type Actor, cliActor, recordAudit, webActor as webActorOf } from "@/lib/audit/mutations";
 import { isStorableText } from "@/lib/core/validation";
 import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { FULL_ACCESS, type TokenAccess, tokenAccessSchema } from "./access";
+import { tokenCreated, tokenEntry } from "./audit";
 
 export const TOKEN_PREFIX = "cjt_";
+/** An app's access token (lib/oauth): the same scheme, its own prefix, so that scanners and logs tell them apart. */
+export const APP_TOKEN_PREFIX = "cjo_";
 /** 62^43 > 2^256, so 43 base62 digits hold 32 bytes; 62^6 > 2^32 holds the checksum. */
-const TOKEN_PATTERN = /^cjt_[0-9A-Za-z]{49}$/;
+const TOKEN_PATTERN = /^(cjt|cjo)_[0-9A-Za-z]{49}$/;
 /** Tokens issued before the checksum (base64url, no checksum) keep working. */
 const LEGACY_TOKEN_PATTERN = /^cjt_[A-Za-z0-9_-]{43}$/;
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -27,7 +29,10 @@ function base62(value: bigint, width: number): string {
 
 const checksum = (body: string) => base62(BigInt(crc32(body)), 6);
 
-/** Whether a value can be a token: the old format, or the new one with a correct checksum. No database involved. */
+/**
+ * Whether a value can be a bearer token (a personal token, old format or new, or an app's access token) with a
+ * correct checksum. No database involved.
+ */
 export function isWellFormedToken(value: string): boolean {
   if (LEGACY_TOKEN_PATTERN.test(value)) return true;
   return TOKEN_PATTERN.test(value) && checksum(value.slice(0, -6)) === value.slice(-6);
@@ -40,8 +45,9 @@ export const tokenNameSchema = z
   .max(100, "The name may be at most 100 characters.")
   .refine(isStorableText, "The name may not contain NUL or unpaired surrogate characters.");
 
-export function generateTokenValue(): string {
-  const body = TOKEN_PREFIX + base62(BigInt(`0x${randomBytes(32).toString("hex")}`), 43);
+/** A new secret value: the prefix, 32 random bytes in base62, and the checksum (also the app tokens' and codes'). */
+export function generateTokenValue(prefix = TOKEN_PREFIX): string {
+  const body = prefix + base62(BigInt(`0x${randomBytes(32).toString("hex")}`), 43);
   return body + checksum(body);
 }
 
@@ -126,14 +132,20 @@ export async function createApiToken(
     // tenants: one sequence).
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${owner.userId}::int, 1802)`;
     const now = new Date();
-    const live = await tx.apiToken.count({ where: { userId: owner.userId, ...liveTokens(now) } });
+    const live = await tx.apiToken.count({ where: { userId: owner.userId, kind: "personal", ...liveTokens(now) } });
     if (live >= MAX_LIVE_TOKENS_PER_USER)
       throw new TokenLimitError(
         `${MAX_LIVE_TOKENS_PER_USER} live tokens is the most one person may have: delete one that is no longer used, or wait for one to expire.`,
       );
     const expiresAt = expiresInDays === null ? null : new Date(now.getTime() + expiresInDays * DAY_MS);
     const created = await tx.apiToken.create({ data: { ...data, expiresAt }, select: summaryFields });
-    if (actor) await recordAudit(tx, { actor }, tokenCreated(summaryOf(created), owner.userId));
+    if (actor) {
+      const user = await tx.user.findFirstOrThrow({
+        where: { id: owner.userId },
+        select: { firstname: true, lastname: true, email: true },
+      });
+      await recordAudit(tx, { actor }, tokenCreated(summaryOf(created), user));
+    }
     return created;
     // Creates queue on the lock: a burst of them waits its turn rather than failing on Prisma's 2 s default.
   }, TRANSACTION_WAIT);
@@ -143,7 +155,7 @@ export async function createApiToken(
 /** The owner's tokens, newest first, expired ones last. */
 export async function listApiTokens(client: PrismaClient, owner: { tenantId: number; userId: number }) {
   const tokens = await tenantDb(client, owner.tenantId).apiToken.findMany({
-    where: { userId: owner.userId },
+    where: { userId: owner.userId, kind: "personal" },
     select: summaryFields,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
@@ -169,6 +181,8 @@ export interface FirmTokenSummary extends TokenSummary {
 /** Every token of the tenant, for its Owners and Admins: newest first, expired ones last. */
 export async function listFirmTokens(client: PrismaClient, tenantId: number): Promise<FirmTokenSummary[]> {
   const tokens = await tenantDb(client, tenantId).apiToken.findMany({
+    // Apps' grants are listed on /settings/connected-apps.
+    where: { kind: "personal" },
     select: { ...summaryFields, user: { select: { firstname: true, lastname: true, email: true } } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
@@ -189,7 +203,10 @@ function deleteToken(
   actor: Actor | Promise<Actor>,
 ) {
   return tenantDb(client, tenantId).$transaction(async (tx) => {
-    const token = await tx.apiToken.findFirst({ where, select: { id: true, name: true, userId: true } });
+    const token = await tx.apiToken.findFirst({
+      where: { ...where, kind: "personal" },
+      select: { id: true, name: true, userId: true },
+    });
     if (!token) return false;
     await tx.apiToken.delete({ where: { tenantId_id: { tenantId, id: token.id } } });
     await recordAudit(tx, { actor: await actor }, tokenEntry(action, token));
@@ -220,17 +237,4 @@ export async function createApiTokenForEmail(
     actor: options.actor ?? cliActor(user.tenantId),
   });
   return { token, summary, user };
-}
-
-/** An audit entry about a token: its id and name (never its value or hash), and whose it is. */
-function tokenEntry(
-  action: "token.created" | "token.deleted" | "token.revoked",
-  token: { id: number; name: string; userId: number },
-) {
-  return { action, target: { type: "token" as const, id: token.id, name: token.name }, changes: {} };
-}
-
-function tokenCreated(token: TokenSummary, userId: number) {
-  const after = { user_id: userId, access: token.access, expires_at: token.expiresAt?.toISOString() ?? null };
-  return { ...tokenEntry("token.created", { ...token, userId }), changes: changesBetween({}, after) };
 }

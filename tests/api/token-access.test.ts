@@ -182,6 +182,7 @@ describe("GET /token", () => {
         expires_at: null,
         created_at: expect.any(String),
         last_used_at: expect.any(String),
+        app: null,
       });
     }
   });

@@ -1,7 +1,7 @@
 import bcrypt from "bcryptjs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { authorizeSignIn, SIGN_IN_WINDOW_MS, verifyCredentials } from "@/lib/auth/sign-in";
-import { SIGN_IN_RATE_LIMITED } from "@/lib/auth/sign-in-errors";
+import { nextWaitSeconds, SIGN_IN_RATE_LIMITED, signInErrorMessage } from "@/lib/auth/sign-in-errors";
 import { clientAddress } from "@/lib/client-address";
 import { prisma } from "@/lib/db/client";
 import { DEMO_PASSWORD } from "@/lib/demo/seed";
@@ -80,6 +80,19 @@ function recordedWaits() {
 
 const from = (address: string) => ({ "x-forwarded-for": `${address}, 10.0.0.1` });
 
+/**
+ * A wrong password's verdict, whether or not its email's attempts now wait: null, or the code that tells the page how
+ * long the next try waits (lib/auth/sign-in-errors.ts), taken as null here.
+ */
+const wrong = (attempt: Promise<unknown>) =>
+  attempt.then(
+    (value) => value,
+    (error: Error) => {
+      if (nextWaitSeconds(error.message) > 0) return null;
+      throw error;
+    },
+  );
+
 describe("malformed sign-in input", () => {
   it("is refused like wrong credentials, never an error", async () => {
     for (const email of ["owner@acme.test\u0000", "owner\ud800@acme.test", "", 42, null]) {
@@ -105,7 +118,9 @@ describe("sign-in throttling behind a trusted proxy", () => {
     const { waits, wait } = recordedWaits();
     for (let attempt = 1; attempt <= 10; attempt++) {
       expect(
-        await authorizeSignIn({ email: "standard@acme.test", password: "wrong" }, from(`192.0.2.${attempt}`), wait),
+        await wrong(
+          authorizeSignIn({ email: "standard@acme.test", password: "wrong" }, from(`192.0.2.${attempt}`), wait),
+        ),
       ).toBeNull();
     }
     expect(
@@ -119,7 +134,7 @@ describe("sign-in throttling behind a trusted proxy", () => {
     const { wait } = recordedWaits();
     const attacker = from("203.0.113.7");
     for (let attempt = 1; attempt <= 10; attempt++) {
-      expect(await authorizeSignIn({ email: "groups@acme.test", password: "guess" }, attacker, wait)).toBeNull();
+      expect(await wrong(authorizeSignIn({ email: "groups@acme.test", password: "guess" }, attacker, wait))).toBeNull();
     }
     await expect(
       authorizeSignIn({ email: "groups@acme.test", password: DEMO_PASSWORD }, attacker, wait),
@@ -162,12 +177,65 @@ describe("sign-in throttling behind a trusted proxy", () => {
     const { waits, wait } = recordedWaits();
     for (let attempt = 0; attempt < 3; attempt++) {
       const email = spellings[attempt % spellings.length];
-      expect(await authorizeSignIn({ email, password: "wrong" }, from(`192.0.2.${100 + attempt}`), wait)).toBeNull();
+      expect(
+        await wrong(authorizeSignIn({ email, password: "wrong" }, from(`192.0.2.${100 + attempt}`), wait)),
+      ).toBeNull();
     }
     expect(
       await authorizeSignIn({ email: "admin@acme.test", password: DEMO_PASSWORD }, from("192.0.2.200"), wait),
     ).toMatchObject({ email: "admin@acme.test" });
     expect(waits).toEqual([1_000]);
+  });
+});
+
+describe("the per-email wait, said and recorded", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("from the third wrong password the refusal says how long the next try waits, alike for an unknown email", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    vi.setSystemTime(Math.floor(Date.now() / SIGN_IN_WINDOW_MS) * SIGN_IN_WINDOW_MS + SIGN_IN_WINDOW_MS / 2);
+    const { wait } = recordedWaits();
+    for (const email of ["viewer@acme.test", "nobody.here@acme.test"]) {
+      const attempt = () => authorizeSignIn({ email, password: "wrong" }, undefined, wait);
+      expect(await attempt()).toBeNull();
+      expect(await attempt()).toBeNull();
+      await expect(attempt()).rejects.toThrow("CredentialsSignin:wait=1");
+      await expect(attempt()).rejects.toThrow("CredentialsSignin:wait=2");
+    }
+    expect(signInErrorMessage("CredentialsSignin:wait=2")).toBe(
+      "That email and password do not match an account. Check both and try again. Several wrong passwords were " +
+        "typed for this email, so each try now waits before it is checked: the next one 2 seconds, and each wrong " +
+        "one doubles the wait, up to 30 seconds. Wrong passwords count for 15 minutes.",
+    );
+    expect(signInErrorMessage("CredentialsSignin")).toBe(
+      "That email and password do not match an account. Check both and try again.",
+    );
+  });
+
+  it("is in the audit log each time it grows, naming the account tried; each failure is recorded too", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    vi.setSystemTime(Math.floor(Date.now() / SIGN_IN_WINDOW_MS) * SIGN_IN_WINDOW_MS + SIGN_IN_WINDOW_MS / 2);
+    const { wait } = recordedWaits();
+    const bea = await userByEmail("owner@birch.test");
+    const since = new Date();
+    for (let attempt = 0; attempt < 9; attempt++)
+      await wrong(authorizeSignIn({ email: "owner@birch.test", password: "wrong" }, undefined, wait));
+    const entries = await (await prisma()).auditEvent.findMany({
+      where: { tenantId: bea.tenantId, targetId: bea.id, createdAt: { gte: since } },
+      orderBy: { id: "asc" },
+    });
+    expect(entries.filter((e) => e.action === "sign_in.failed")).toHaveLength(9);
+    const throttles = entries.filter((e) => e.action === "sign_in.throttled").map((e) => e.changes);
+    expect(throttles).toEqual([
+      { failed_attempts: [2, 3], wait_seconds: [0, 1] },
+      { failed_attempts: [3, 4], wait_seconds: [1, 2] },
+      { failed_attempts: [4, 5], wait_seconds: [2, 4] },
+      { failed_attempts: [5, 6], wait_seconds: [4, 8] },
+      { failed_attempts: [6, 7], wait_seconds: [8, 16] },
+      { failed_attempts: [7, 8], wait_seconds: [16, 30] },
+    ]);
   });
 });
 
@@ -181,7 +249,7 @@ describe("sign-in throttling without a trusted proxy", () => {
     const { waits, wait } = recordedWaits();
     for (let attempt = 1; attempt <= 12; attempt++) {
       expect(
-        await authorizeSignIn({ email: "owner@birch.test", password: "wrong" }, from("192.0.2.99"), wait),
+        await wrong(authorizeSignIn({ email: "owner@birch.test", password: "wrong" }, from("192.0.2.99"), wait)),
       ).toBeNull();
     }
     expect(

@@ -1,11 +1,10 @@
 // The operator's commands as a person runs them: settings from the env files (as `next start` reads them), which
 // database they use said first, plain errors and exit codes. Run in a scratch folder with its own .env.local.
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runScript } from "../support/operator";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 let folder: string;
@@ -17,30 +16,9 @@ beforeAll(async () => {
 });
 afterAll(() => rm(folder, { recursive: true, force: true }));
 
-async function run(script: string, ...args: string[]) {
-  return runWith({}, script, ...args);
-}
-
-async function runWith(extraEnv: Record<string, string>, script: string, ...args: string[]) {
-  // Only what a shell would have: none of the test run's own settings (NODE_ENV=test makes Next skip .env.local).
-  const env = { ...process.env };
-  const unset = [
-    "NODE_ENV",
-    "DATABASE_URL",
-    "DIRECT_DATABASE_URL",
-    "PGLITE_DATA_DIR",
-    "PORT",
-    "APP_URL",
-    "NEXTAUTH_URL",
-  ];
-  for (const name of unset) delete env[name];
-  const tsx = path.join(repo, "node_modules", "tsx", "dist", "cli.mjs");
-  const cli = [tsx, "--tsconfig", path.join(repo, "tsconfig.json"), path.join(repo, "scripts", script), ...args];
-  return promisify(execFile)(process.execPath, cli, { cwd: folder, env: { ...env, ...extraEnv } }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => error,
-  );
-}
+const run = (script: string, ...args: string[]) => runScript(folder, {}, script, ...args);
+const runWith = (extraEnv: Record<string, string>, script: string, ...args: string[]) =>
+  runScript(folder, extraEnv, script, ...args);
 
 describe("the operator's commands", () => {
   it("use the database the env files name, say which, and print a sign-in link on the configured port", async () => {

@@ -60,7 +60,8 @@ export class BuiltServerDatabase {
   }
 }
 
-async function withDatabase<T>(dataDir: string, work: (client: PrismaClient) => Promise<T>): Promise<T> {
+/** Runs work on an embedded database folder while no server has it open. */
+export async function withDatabase<T>(dataDir: string, work: (client: PrismaClient) => Promise<T>): Promise<T> {
   const pglite = openPGlite(dataDir);
   const client = new PrismaClient({ adapter: new PrismaPGlite(pglite) as never });
   try {

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { focusRing } from "@/components/styles";
+import { LinkProblem } from "@/components/team/link-problem";
 import { SetPasswordForm } from "@/components/team/set-password-form";
 import { SIGN_IN_PATH } from "@/lib/paths";
 import { lookupInvite } from "@/lib/team/queries";
+import { setPasswordAction } from "./actions";
 
 export const metadata: Metadata = {
   title: "Set your password · Client, Job and Time Tracking",
@@ -26,6 +26,13 @@ const PROBLEMS = {
   },
 } as const;
 
+/** When the link stops working while the form is open. */
+const LINK_PROBLEMS = {
+  unknown: "This invite link no longer works. Ask whoever invited you for a new one.",
+  used: "This invite link was already used. Sign in with the password set with it.",
+  expired: "This invite link has expired. Ask whoever invited you for a new one.",
+};
+
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const invite = await lookupInvite(token);
@@ -38,21 +45,14 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
             Welcome to {invite.person.firm}, {invite.person.name}. Choose a password to sign in as{" "}
             <span className="font-medium text-slate-900">{invite.person.email}</span>.
           </p>
-          <SetPasswordForm token={token} />
+          <SetPasswordForm
+            action={setPasswordAction.bind(null, token)}
+            problems={LINK_PROBLEMS}
+            signInHref={SIGN_IN_PATH}
+          />
         </>
       ) : (
-        <>
-          <h1 className="text-2xl font-semibold">{PROBLEMS[invite.status].title}</h1>
-          <p className="mt-2 text-sm text-slate-600">{PROBLEMS[invite.status].text}</p>
-          {invite.status === "used" && (
-            <Link
-              href={SIGN_IN_PATH}
-              className={`mt-6 self-start rounded text-sm font-medium underline underline-offset-2 ${focusRing}`}
-            >
-              Go to sign in
-            </Link>
-          )}
-        </>
+        <LinkProblem {...PROBLEMS[invite.status]} signIn={invite.status === "used"} />
       )}
     </main>
   );

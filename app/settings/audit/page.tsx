@@ -36,7 +36,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const reader = await auditReader(user);
   if (!reader) notFound(); // the role changed since requireSettingsPage read it
   const params = await searchParams;
-  const parsed = parseAuditFilters(params);
+  const parsed = parseAuditFilters(params, user.timezone);
   const filters = parsed.errors ? {} : parsed.filters;
   const cursor = typeof params.cursor === "string" ? params.cursor : "";
   const [people, page] = await Promise.all([
@@ -54,6 +54,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       </p>
       <AuditFiltersForm
         filters={filters}
+        timezone={user.timezone}
         people={people}
         errors={parsed.errors}
         typed={parsed.errors ? typedFilters(params) : undefined}

@@ -6,7 +6,7 @@
 import { revalidatePath } from "next/cache";
 import { requireSignedInUser } from "@/lib/auth/session";
 import { printedBaseUrl } from "@/lib/base-url";
-import { INVITE_PATH, TEAM_PATH } from "@/lib/paths";
+import { INVITE_PATH, RESET_PATH, TEAM_PATH } from "@/lib/paths";
 import { TeamInputError, TeamPermissionError } from "@/lib/team/errors";
 import {
   archiveTeamMember,
@@ -16,6 +16,7 @@ import {
   unarchiveTeamMember,
   updateTeamMember,
 } from "@/lib/team/mutations";
+import { createResetLink } from "@/lib/team/password-reset";
 
 export type InviteState =
   | { status: "idle" }
@@ -43,12 +44,12 @@ function refusal(error: unknown, user: { tenantId: number; userId: number }, act
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
 const ids = (form: FormData, name: string) => form.getAll(name).map(String);
 
-function shared(link: InviteLink) {
+function shared(link: InviteLink, path = INVITE_PATH) {
   return {
     userId: link.userId,
     name: link.name,
     email: link.email,
-    link: `${printedBaseUrl()}${INVITE_PATH}/${link.token}`,
+    link: `${printedBaseUrl()}${path}/${link.token}`,
     expiresAt: link.expiresAt.toISOString(),
   };
 }
@@ -82,6 +83,21 @@ export async function renewInviteAction(_previous: RenewState, form: FormData): 
     return { status: "invited", ...shared(link) };
   } catch (error) {
     return { status: "error", message: refusal(error, user, "invite renewal").message };
+  }
+}
+
+/**
+ * A one-time link for an active person to set a new password (they forgot theirs). Changes nothing until it is used;
+ * a newer link replaces it.
+ */
+export async function resetLinkAction(_previous: RenewState, form: FormData): Promise<RenewState> {
+  const user = await requireSignedInUser(TEAM_PATH);
+  try {
+    const link = await createResetLink(user, form.get("userId"));
+    revalidatePath(TEAM_PATH);
+    return { status: "invited", ...shared(link, RESET_PATH) };
+  } catch (error) {
+    return { status: "error", message: refusal(error, user, "reset link").message };
   }
 }
 

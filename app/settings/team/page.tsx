@@ -17,8 +17,9 @@ export default async function TeamPage() {
     <AccountSettingsLayout user={user} current={TEAM_PATH}>
       <h1 className="text-2xl font-semibold">Team</h1>
       <p className="mt-2 mb-6 max-w-prose text-sm text-slate-600">
-        The people of your firm: invite someone, change what they may do and see, or archive someone who left (they are
-        signed out at once and their API tokens stop working).
+        The people of your firm: invite someone, give someone who forgot their password a one-time link to set a new
+        one, change what they may do and see, or archive someone who left (they are signed out at once and their API
+        tokens stop working).
       </p>
       <TeamAnnouncer>
         <InviteForm roles={roles} groups={groups} timezone={user.timezone} />

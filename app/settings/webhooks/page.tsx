@@ -4,6 +4,7 @@ import { NewWebhookForm } from "@/components/webhooks/new-webhook-form";
 import { WebhookList } from "@/components/webhooks/webhook-list";
 import { WEBHOOKS_PATH } from "@/lib/paths";
 import { requireSettingsPage } from "@/lib/settings-pages";
+import { allowPrivateTargets } from "@/lib/webhooks/address";
 import { requireWebhookManager, webhooksPage } from "@/lib/webhooks/settings";
 
 export const metadata: Metadata = { title: "Webhooks · Client, Job and Time Tracking" };
@@ -20,7 +21,7 @@ export default async function WebhooksPage() {
         is POSTed to each endpoint subscribed to that event, signed with the endpoint&apos;s secret (Standard Webhooks),
         and retried for about a day when the receiver fails.
       </p>
-      <NewWebhookForm />
+      <NewWebhookForm privateTargets={allowPrivateTargets()} />
       <section aria-labelledby="webhooks-heading" className="mt-8">
         <h2 id="webhooks-heading" className="mb-3 text-lg font-semibold">
           Endpoints

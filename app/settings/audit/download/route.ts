@@ -14,7 +14,7 @@ export async function GET(request: Request) {
   const user = await requireSettingsPage(AUDIT_PATH);
   const reader = await auditReader(user);
   if (!reader) notFound(); // the role changed since requireSettingsPage read it
-  const parsed = parseAuditFilters(Object.fromEntries(new URL(request.url).searchParams));
+  const parsed = parseAuditFilters(Object.fromEntries(new URL(request.url).searchParams), user.timezone);
   if (parsed.errors)
     return new Response(
       Object.entries(parsed.errors)

@@ -1,0 +1,1 @@
+export { registerPost as POST } from "@/lib/oauth/http";

@@ -1,0 +1,1 @@
+export { revokePost as POST } from "@/lib/oauth/http";

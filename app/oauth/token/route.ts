@@ -1,0 +1,1 @@
+export { tokenPost as POST } from "@/lib/oauth/http";
