@@ -169,7 +169,10 @@ describe("declarations the wrapper refuses when a route file is loaded", () => {
   it("refuses an endpoint without a token resource, unless it is about the caller itself", () => {
     expect(() =>
       apiRoute({ method: "get", path: "/invoices", resource: "invoices" as TokenResource, handler }),
-    ).toThrow('GET /invoices (resource "invoices"): an endpoint names the token resource it belongs to');
+    ).toThrow(
+      'GET /invoices (resource "invoices"): an endpoint names the token resource it belongs to (clients, contacts, ' +
+        "jobs, users, time_logs, webhooks, audit); only /me, /token, /token/requests may name none.",
+    );
     expect(() => apiRoute({ method: "get", path: "/clients", resource: null, handler })).toThrow(/only \/me, \/token/);
     expect(Object.keys(apiRoute({ method: "get", path: "/token", resource: null, handler }))).toEqual([
       "GET",
