@@ -4,19 +4,26 @@
 
 import type { Caller } from "@/lib/auth/caller";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { ClientAccess } from "@/lib/generated/prisma/enums";
 
 type Viewer = Pick<Caller, "user" | "roleName">;
 
-/** Owners and Admins see every client; so do users whose client access is `all`. */
-export function seesAllClients({ user, roleName }: Viewer): boolean {
-  return user.isOwner || roleName === "Owner" || roleName === "Admin" || user.clientAccess === "all";
+/**
+ * Which clients the user sees, the rule both forms below build on: Owners and Admins every client whatever their
+ * client access, anyone else as their client access says (all, their client groups' or their assigned clients).
+ */
+export function clientsSeen({ user, roleName }: Viewer): ClientAccess {
+  return user.isOwner || roleName === "Owner" || roleName === "Admin" ? "all" : user.clientAccess;
 }
+
+export const seesAllClients = (viewer: Viewer): boolean => clientsSeen(viewer) === "all";
 
 /** Clients the user may see; undefined when that is all of them. */
 export function visibleClients(viewer: Viewer): Prisma.ClientWhereInput | undefined {
-  if (seesAllClients(viewer)) return undefined;
+  const seen = clientsSeen(viewer);
+  if (seen === "all") return undefined;
   const userId = viewer.user.id;
-  if (viewer.user.clientAccess === "client_groups") {
+  if (seen === "client_groups") {
     return { groups: { some: { group: { users: { some: { userId } } } } } };
   }
   // Account manager or assignee of one of its jobs: kept in assigned_clients by database triggers.
@@ -40,9 +47,10 @@ export function visibleContacts(viewer: Viewer): Prisma.ContactWhereInput | unde
 
 /** visibleClients as a SQL condition on the client row `alias` (the same rule; TRUE when the user sees all). */
 export function visibleClientsSql(viewer: Viewer, alias: string): Prisma.Sql {
-  if (seesAllClients(viewer)) return Prisma.sql`TRUE`;
+  const seen = clientsSeen(viewer);
+  if (seen === "all") return Prisma.sql`TRUE`;
   const client = Prisma.raw(alias);
-  if (viewer.user.clientAccess === "client_groups") {
+  if (seen === "client_groups") {
     return Prisma.sql`EXISTS (
       SELECT 1 FROM client_group_members m
       JOIN user_client_groups g ON (g.tenant_id, g.group_id) = (m.tenant_id, m.group_id)

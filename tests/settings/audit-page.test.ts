@@ -12,6 +12,7 @@ import { signedInUser } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/client";
 import { settingsPagesFor } from "@/lib/settings-pages";
 import { call, tokenFor, userByEmail } from "../support/api";
+import { buttons, listItems, pageHtml, textOf } from "../support/page-html";
 
 const current = vi.hoisted(() => ({ session: null as unknown }));
 vi.mock("next-auth", async (original) => ({
@@ -44,9 +45,32 @@ describe("who may see the audit log", () => {
       await expect(csv()).rejects.toMatchObject({ digest: expect.stringMatching(/404/) });
       expect((await settingsPagesFor(user)).map((p) => p.label)).not.toContain("Audit log");
     }
+    // An entry for the page to show: a client made and changed through the API by the Owner's token.
+    const name = `Audit Page Bakery ${Date.now()}`;
+    const { uuid } = (await call(clientsRoute, "POST", "clients", { token: owner, body: { name, city: "Leeds" } }))
+      .body;
+    await call(clientRoute, "PUT", `clients/${uuid}`, { token: owner, params: { uuid }, body: { city: "York" } });
     for (const email of ["owner@acme.test", "admin@acme.test"]) {
       const user = await signInAs(email);
-      expect(await page()).toBeTruthy();
+      const html = await pageHtml(await page());
+      const entries = listItems(html, "Audit log entries").map(textOf);
+      // Newest first: the change, then the create, each a sentence with how and what changed.
+      const [changed, made] = entries.filter((entry) => entry.includes(name));
+      expect(changed).toContain(
+        `Olivia Owner (owner@acme.test) changed the city of ${name} from Leeds to York, with token 'test owner@acme.test'`,
+      );
+      expect(changed).toMatch(/client\.updated · via API · Everything about .* Field Before After city Leeds York$/);
+      expect(made).toContain(`Olivia Owner (owner@acme.test) created the client ${name}, with token`);
+      expect(entries.indexOf(changed)).toBeLessThan(entries.indexOf(made));
+      // The filters: the firm's people to choose from (not another firm's), and the CSV of what is shown.
+      const text = textOf(html);
+      expect(text).toContain(`Signed in as ${email}`);
+      expect(text).toMatch(
+        /Who Anyone Adam Admin Arne Archived Casey Assigned Gina Groups Olivia Owner Sam Standard Val Viewer Kind of record/,
+      );
+      expect(text).not.toContain("Bea Birch");
+      expect(html).toContain('href="/settings/audit/download?"');
+      expect(buttons(html)).toEqual(expect.arrayContaining(["Sign out", "Filter"]));
       expect((await settingsPagesFor(user)).map((p) => p.label)).toContain("Audit log");
       expect((await csv()).status).toBe(200);
     }

@@ -23,6 +23,7 @@ import { acceptInvite } from "@/lib/team/mutations";
 import { canManageTeam, listTeam, lookupInvite } from "@/lib/team/queries";
 import { createApiToken } from "@/lib/tokens";
 import { call, userByEmail } from "../support/api";
+import { buttons, listItems, pageHtml, textOf } from "../support/page-html";
 
 const current = vi.hoisted(() => ({ session: null as unknown }));
 vi.mock("next-auth", async (original) => ({
@@ -515,8 +516,42 @@ describe("who may manage the team", () => {
     await signInAs("standard@acme.test");
     await expect(TeamPage()).rejects.toMatchObject({ digest: expect.stringMatching(/404/) });
     const admin = await signInAs("admin@acme.test");
-    expect(await TeamPage()).toBeTruthy();
+    const html = await pageHtml(await TeamPage());
+    const rows = listItems(html, "People");
     const { members } = await listTeam({ tenantId: admin.user.tenantId, userId: admin.user.id });
+    // One row per person of the firm, in the list's order, each with what may be done to them.
+    const BADGES = { active: "", invited: " Invited", archived: " Archived" };
+    expect(rows.map((row) => textOf(row).split(" Email ")[0])).toEqual(
+      members.map(
+        (m) =>
+          `${m.name}${m.email === "admin@acme.test" ? " (you)" : ""}${m.isOwner ? " Owner" : ""}${BADGES[m.status]}`,
+      ),
+    );
+    const row = (name: string) => rows.find((r) => textOf(r).startsWith(name))!;
+    expect(textOf(row("Olivia Owner"))).toMatch(
+      /^Olivia Owner Owner Email owner@acme\.test Role Owner Client access All clients Groups none Status Active The Owner keeps every permission and cannot be archived\.$/,
+    );
+    expect(buttons(row("Olivia Owner"))).toEqual([]);
+    expect(textOf(row("Adam Admin"))).toMatch(/^Adam Admin \(you\) Email admin@acme\.test Role Admin /);
+    expect(buttons(row("Adam Admin"))).toEqual(["Save changes"]);
+    expect(textOf(row("Gina Groups"))).toContain("Client access Clients in their groups Groups North Status Active");
+    // Everyone but the Owner and oneself can be archived (or unarchived); an invited person's link renewed.
+    rows.forEach((html, i) => {
+      const member = members[i];
+      const expected = member.isOwner
+        ? []
+        : [
+            ...(member.email === "admin@acme.test"
+              ? []
+              : [`${member.status === "archived" ? "Unarchive" : "Archive"} ${member.name}`]),
+            ...(member.status === "invited" ? [`New invite link for ${member.name}`] : []),
+          ];
+      expect(buttons(html).filter((b) => b.endsWith(member.name))).toEqual(expected);
+    });
+    expect(textOf(html)).toContain("Invite a person");
+    expect(buttons(html)).toContain("Invite");
+    expect(html).not.toContain("birch.test");
+    expect(html).not.toMatch(/\$2[aby]\$/);
     expect(members[0]).toMatchObject({ isOwner: true, email: "owner@acme.test" });
     const archived = members.findIndex((m) => m.status === "archived");
     expect(members.slice(archived).every((m) => m.status === "archived")).toBe(true);
