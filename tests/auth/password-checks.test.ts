@@ -28,15 +28,13 @@ const from = (address: string) => ({ "x-forwarded-for": address });
 async function outcomes(attempts: Promise<unknown>[]) {
   const counts: Record<string, number> = {};
   for (const result of await Promise.allSettled(attempts)) {
-    const rejected = result.status === "rejected" ? (result.reason as Error).message : undefined;
-    const name =
-      rejected !== undefined
-        ? nextWaitSeconds(rejected) > 0
-          ? "wrong"
-          : rejected
-        : result.value === null
-          ? "wrong"
-          : "identity";
+    let name: string;
+    if (result.status === "rejected") {
+      const message = (result.reason as Error).message;
+      name = nextWaitSeconds(message) > 0 ? "wrong" : message;
+    } else {
+      name = result.value === null ? "wrong" : "identity";
+    }
     counts[name] = (counts[name] ?? 0) + 1;
   }
   return counts;
