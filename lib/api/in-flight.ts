@@ -34,7 +34,6 @@
 // accepting of new connections (2 CPUs, open loop at 1,056 requests/s: with 6 in flight the listen queue overflowed
 // and answered requests waited 2.4-5.6 s for their SYN to be retried, with 4 it did not, p99 0.45-0.7 s). Because the
 // limit is at most the pool's size, the fair shares of places are fair shares of the database's connections too.
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { availableParallelism } from "node:os";
 import { poolConfig } from "@/lib/db/client";
@@ -42,6 +41,7 @@ import { underApiV1 } from "@/lib/http/api-path";
 import { whenBodyArrived } from "@/lib/http/body-arrival";
 import { API_HEADERS } from "@/lib/http/security-headers";
 import { errorBodyAtFrontDoor } from "@/lib/observability/request-id";
+import { hashToken, tokenOfAuthorization } from "@/lib/tokens/format";
 import { logThrottled, serviceUnavailable } from "./unavailable";
 
 /** A request waiting for a place: handed to Next by `admit`. */
@@ -165,11 +165,10 @@ function refuse(response: ServerResponse, resuming = false) {
 /** A request still worth answering: its caller has not gone away. */
 const waiting = (entry: Waiting) => !entry.response.destroyed && !entry.response.writableEnded;
 
-/** The bearer token's hash, as authentication computes it (lib/tokens), or undefined. */
+/** The bearer token's hash, read and computed as authentication does (lib/tokens/format.ts), or undefined. */
 function bearerHash(request: IncomingMessage): string | undefined {
-  const header = request.headers.authorization;
-  const token = header?.startsWith("Bearer ") ? header.slice(7).trim() : undefined;
-  return token ? createHash("sha256").update(token).digest("hex") : undefined;
+  const token = tokenOfAuthorization(request.headers.authorization);
+  return token ? hashToken(token) : undefined;
 }
 
 /**

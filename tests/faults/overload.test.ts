@@ -482,6 +482,22 @@ describe("the limit of API requests in flight, at the server", () => {
     for (const { answer } of [stranger, ...shared]) expect((await answer).status).toBe(200);
   });
 
+  it("counts a token sent with the scheme in any case (`bearer`, as authentication reads it) as its firm's", async () => {
+    fourPlaces({ "token-of-busy": 3 });
+    // Whatever firm an earlier test left active lapses.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    reachedNext = [];
+    // One firm's four requests, the scheme written three ways: the firm alone, it takes every place. Were the
+    // lower-case ones read as no firm's, they would count as a second tenant and one of the four would wait.
+    holdRequests();
+    const alone = ["Bearer", "bearer", "BEARER", "bearer"].map((scheme) =>
+      send("/api/v1/hold", { Authorization: `${scheme} token-of-busy` }),
+    );
+    await vi.waitFor(() => expect(holds()).toBe(4), { timeout: 1_000 });
+    releaseHeld();
+    for (const { answer } of alone) expect((await answer).status).toBe(200);
+  });
+
   it("frees the place of an answer its reader does not take, and cuts it at API_ANSWER_DEADLINE_MS", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "1");
     vi.stubEnv("API_MAX_QUEUE_MS", "2000");
