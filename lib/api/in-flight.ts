@@ -42,7 +42,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { availableParallelism } from "node:os";
 import { poolConfig } from "@/lib/db/client";
 import { underApiV1 } from "@/lib/http/api-path";
-import { whenBodyArrived } from "@/lib/http/body-arrival";
+import { releaseReadAhead, whenBodyArrived } from "@/lib/http/body-arrival";
 import { API_HEADERS } from "@/lib/http/security-headers";
 import { errorBodyAtFrontDoor } from "@/lib/observability/request-id";
 import { hashToken, tokenOfAuthorization } from "@/lib/tokens/format";
@@ -225,8 +225,13 @@ export function admitOrQueue(request: IncomingMessage, response: ServerResponse,
     notifyIfIdle();
   };
   response.once("close", arrived);
+  // The body read ahead leaves the door's budget once Next has the request (its token is looked at then).
+  const handOn = () => {
+    releaseReadAhead(request);
+    pass();
+  };
   whenBodyArrived(request, response, () => {
-    admitArrived(request, response, pass);
+    admitArrived(request, response, handOn);
     arrived();
   });
 }
