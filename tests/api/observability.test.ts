@@ -260,6 +260,32 @@ describe("GET /token/requests", () => {
     );
   });
 
+  it("keeps each token's newest REQUEST_LOG_PER_TOKEN entries, whatever the rate limit allows; others' untouched", async () => {
+    vi.stubEnv("REQUEST_LOG_PER_TOKEN", "5");
+    const busy = await freshToken("owner@acme.test");
+    const other = await freshToken("owner@acme.test");
+    for (let i = 0; i < 3; i++) await call(me, "GET", "me", { token: other.token });
+    await flushTokenRequests();
+    for (let i = 0; i < 8; i++) await call(me, "GET", "me", { token: busy.token });
+    await flushTokenRequests();
+    const db = await prisma();
+    const rows = (token: typeof busy) =>
+      db.tokenRequest.findMany({
+        where: { tenantId: token.user.tenantId, tokenId: token.id },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        select: { id: true },
+      });
+    const kept = await rows(busy);
+    expect(kept).toHaveLength(5);
+    // Two more in a later batch: still five, the newest.
+    for (let i = 0; i < 2; i++) await call(me, "GET", "me", { token: busy.token });
+    await flushTokenRequests();
+    const later = await rows(busy);
+    expect(later).toHaveLength(5);
+    expect(later.slice(2)).toEqual(kept.slice(0, 3));
+    expect(await rows(other)).toHaveLength(3);
+  });
+
   it("is written once its batch is flushed, not while answering, and shows nothing older than 7 days", async () => {
     const { token, id, user } = await freshToken("owner@acme.test");
     for (let i = 0; i < 3; i++) await call(me, "GET", "me", { token });
