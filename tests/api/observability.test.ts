@@ -194,6 +194,22 @@ describe("refusals and faults", () => {
     expect(requestLine(refused.headers.get("x-request-id"))).toMatchObject({ level: "info", status: 429 });
     expect(log.lines.filter((l) => l.level === "error")).toEqual([]);
   });
+
+  it("names the token, user and firm in the log line of a 429 over the token's limit", async () => {
+    vi.stubEnv("RATE_LIMIT_PER_MINUTE", "1");
+    vi.resetModules();
+    const fresh = await import("@/app/api/v1/me/route");
+    const { token, id, user } = await freshToken("owner@acme.test");
+    const first = await call(fresh, "GET", "me", { token });
+    const refused = await call(fresh, "GET", "me", { token });
+    expect([first.status, refused.status]).toEqual([200, 429]);
+    expect(requestLine(refused.headers.get("x-request-id"))).toMatchObject({
+      status: 429,
+      token_id: id,
+      user_id: user.id,
+      tenant_id: user.tenantId,
+    });
+  });
 });
 
 describe("IETF rate-limit headers", () => {
