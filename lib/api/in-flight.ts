@@ -40,17 +40,20 @@
 // limit is at most the pool's size, the fair shares of places are fair shares of the database's connections too.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { availableParallelism } from "node:os";
+import { logRefusalOf } from "@/lib/core/log";
 import { poolConfig } from "@/lib/db/client";
 import { underApiV1 } from "@/lib/http/api-path";
 import { releaseReadAhead, whenBodyArrived } from "@/lib/http/body-arrival";
 import { API_HEADERS } from "@/lib/http/security-headers";
 import { errorBodyAtFrontDoor } from "@/lib/observability/request-id";
 import { hashToken, tokenOfAuthorization } from "@/lib/tokens/format";
-import { logThrottled, serviceUnavailable } from "./unavailable";
+import { serviceUnavailable } from "./unavailable";
 
 /** A request waiting for a place: handed to Next by `admit`. */
 interface Waiting {
   response: ServerResponse;
+  /** Who is refused if it waits too long, for the log (refuse). */
+  who: Who;
   since: number;
   admit: () => void;
   /**
@@ -168,13 +171,27 @@ const MAX_REMEMBERED_TOKENS = 10_000;
 const overloaded = serviceUnavailable("overloaded");
 const OVERLOADED_HEADERS = { ...API_HEADERS, ...overloaded.headers, "Content-Type": "application/json" };
 
-/** Answers 503 to a request waiting for a place; a resuming answer, whose head is sent, is cut instead. */
-function refuse(response: ServerResponse, resuming = false) {
+/** Whom the door refuses, as far as it knows: the firm of a token seen authenticated, else the token's hash prefix. */
+interface Who {
+  tenant_id: number | null;
+  token_hash_prefix: string | null;
+}
+
+const UNNAMED: Who = { tenant_id: null, token_hash_prefix: null };
+
+const REFUSAL_REASONS = {
+  "queue-wait": "Answering 503: an API request waited API_MAX_QUEUE_MS for one of API_MAX_IN_FLIGHT places.",
+  "queue-full": "Answering 503: more than 1,024 API requests waited; the oldest of the longest queue was refused.",
+  "no-wait": "Answering 503: every one of API_MAX_IN_FLIGHT places was taken, and API_MAX_QUEUE_MS is 0.",
+};
+
+/**
+ * Answers 503 to a request waiting for a place, and logs whom and why (a line per firm or token, then a count every
+ * 30 s: logRefusalOf); a resuming answer, whose head is sent, is cut instead.
+ */
+function refuse(response: ServerResponse, who: Who, reason: keyof typeof REFUSAL_REASONS, resuming = false) {
   if (resuming) return response.destroy();
-  logThrottled(
-    "overloaded",
-    "Answering 503: API requests waited past API_MAX_QUEUE_MS for one of API_MAX_IN_FLIGHT places.",
-  );
+  logRefusalOf("overloaded", REFUSAL_REASONS[reason], { ...who, reason, status: 503 });
   if (response.destroyed) return;
   const body = errorBodyAtFrontDoor(response, overloaded.message);
   response.writeHead(503, { ...OVERLOADED_HEADERS, "Content-Length": String(Buffer.byteLength(body)) }).end(body);
@@ -199,6 +216,14 @@ export function rememberTokenTenant(tokenHash: string, tenantId: number) {
   if (state.tenantOfToken.size > MAX_REMEMBERED_TOKENS) {
     state.tenantOfToken.delete(state.tenantOfToken.keys().next().value!);
   }
+}
+
+function whoOf(request: IncomingMessage, key: string): Who {
+  const hash = bearerHash(request);
+  return {
+    tenant_id: key === ANONYMOUS ? null : Number(key.slice("tenant:".length)),
+    token_hash_prefix: hash === undefined ? null : hash.slice(0, 12),
+  };
 }
 
 /** The queue a request waits in: its token's tenant once authenticated, else the anonymous one. */
@@ -245,8 +270,9 @@ function admitArrived(request: IncomingMessage, response: ServerResponse, pass: 
   catchUp(key);
   dropDeparted();
   if (mayEnterNow(key, limit)) return enter(key, response, pass);
-  if (queueWaitLimitMs() <= 0) return refuse(response);
-  wait(key, { response, since: performance.now(), admit: () => enter(key, response, pass) });
+  const who = whoOf(request, key);
+  if (queueWaitLimitMs() <= 0) return refuse(response, who, "no-wait");
+  wait(key, { response, who, since: performance.now(), admit: () => enter(key, response, pass) });
 }
 
 /**
@@ -381,7 +407,7 @@ function wait(key: string, entry: Waiting) {
   state.waitingCount++;
   if (state.waitingCount > MAX_WAITING) {
     const oldest = takeOldestOfLongestQueue();
-    refuse(oldest.response, oldest.resuming);
+    refuse(oldest.response, oldest.who, "queue-full", oldest.resuming);
   }
   admitWaiting();
 }
@@ -462,7 +488,8 @@ function enter(key: string, response: ServerResponse, pass: () => void) {
     };
     const limit = inFlightLimit();
     if (limit <= 0 || mayEnterNow(key, limit)) resume();
-    else wait(key, { response, since: performance.now(), admit: resume, resuming: true });
+    // Never refused with a 503 (its head is sent; it is cut instead), so never logged as whom.
+    else wait(key, { response, who: UNNAMED, since: performance.now(), admit: resume, resuming: true });
     return true;
   } as typeof emit;
   response.once("close", () => {
@@ -561,7 +588,7 @@ function refuseExpired(now: number, maxWait: number) {
     const kept = queue.filter((entry) => {
       if (!waiting(entry)) return false;
       if (entry.resuming || now - entry.since < maxWait) return true;
-      refuse(entry.response);
+      refuse(entry.response, entry.who, "queue-wait");
       return false;
     });
     state.waitingCount -= queue.length - kept.length;

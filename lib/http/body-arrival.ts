@@ -11,7 +11,7 @@
 // token then looked at) or its connection closes (issue 54: 600 token-less sockets of 1 MB raised the server
 // from 341 to 793 MB, still 830 MB 15 minutes later).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { logRefusal } from "@/lib/core/log";
+import { logRefusalOf } from "@/lib/core/log";
 import { errorBodyAtFrontDoor } from "@/lib/observability/request-id";
 import { hashToken, isWellFormedToken, tokenOfAuthorization } from "@/lib/tokens/format";
 import { API_HEADERS } from "./security-headers";
@@ -138,11 +138,9 @@ function closeWith(request: IncomingMessage, response: ServerResponse, status: n
 
 /** The 503 of a body the budget cannot hold, logged with the token's hash prefix (who, as far as the door knows). */
 function refuseOverBudget(request: IncomingMessage, response: ServerResponse, token: string) {
-  logRefusal("Answering 503: request bodies read ahead would pass API_READ_AHEAD_BYTES.", {
-    cause: "read-ahead-budget",
-    status: 503,
+  logRefusalOf("read-ahead-budget", "Answering 503: request bodies read ahead would pass API_READ_AHEAD_BYTES.", {
     token_hash_prefix: hashToken(token).slice(0, 12),
-    held_bytes: readAhead.held,
+    status: 503,
   });
   closeWith(request, response, 503, OVER_BUDGET);
 }

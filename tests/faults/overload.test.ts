@@ -23,6 +23,7 @@ import { poolConfig } from "@/lib/db/client";
 import { installBeforeNext } from "@/lib/http/before-next";
 import { call, tokenFor } from "../support/api";
 import { BuiltServerDatabase, built, client, freePort, kill, startServer } from "../support/built-server";
+import { captureLog } from "../support/log";
 
 let server: http.Server;
 let base: string;
@@ -231,6 +232,44 @@ describe("the limit of API requests in flight, at the server", () => {
     releaseHeld();
     for (const { answer } of inFlight) expect((await answer).status).toBe(200);
     expect((await send("/api/v1/me").answer).status).toBe(200);
+  });
+
+  it("logs whom each 503 refused and why: the firm of a known token, the hash prefix of any other", async () => {
+    vi.stubEnv("API_MAX_IN_FLIGHT", "1");
+    vi.stubEnv("API_MAX_QUEUE_MS", "200");
+    rememberTokenTenant(createHash("sha256").update("token-of-refused").digest("hex"), 41);
+    const log = captureLog();
+    try {
+      const inFlight = await fill(1);
+      const refused = await Promise.all([
+        send("/api/v1/me", bearer("token-of-refused")).answer,
+        send("/api/v1/me", bearer("token-of-a-stranger")).answer,
+        send("/api/v1/me").answer,
+      ]);
+      expect(refused.map(({ status }) => status)).toEqual([503, 503, 503]);
+      releaseHeld();
+      for (const { answer } of inFlight) expect((await answer).status).toBe(200);
+      // (Lines are summarised per party for 30 s: the request without a token may have been counted, not logged, if
+      // an earlier test's was.)
+      const lines = log.lines.filter((line) => line.kind === "refusal" && line.status === 503);
+      const prefix = (token: string) => createHash("sha256").update(token).digest("hex").slice(0, 12);
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            reason: "queue-wait",
+            tenant_id: 41,
+            token_hash_prefix: prefix("token-of-refused"),
+          }),
+          expect.objectContaining({
+            reason: "queue-wait",
+            tenant_id: null,
+            token_hash_prefix: prefix("token-of-a-stranger"),
+          }),
+        ]),
+      );
+    } finally {
+      log.restore();
+    }
   });
 
   it("refuses at once with API_MAX_QUEUE_MS=0", async () => {
