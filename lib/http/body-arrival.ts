@@ -77,8 +77,12 @@ function bodyPending(request: IncomingMessage): boolean {
 export function whenBodyArrived(request: IncomingMessage, response: ServerResponse, arrived: () => void) {
   if (!bodyPending(request)) return arrived();
   const token = tokenOfAuthorization(request.headers.authorization);
-  // No token of this product: nothing to wait for, authentication refuses it without reading its body.
-  if (!token || !isWellFormedToken(token)) return arrived();
+  // No token of this product: nothing to wait for, authentication refuses it without reading its body, and the
+  // connection closes with the answer (the rest of the body is not read either, however slowly it comes).
+  if (!token || !isWellFormedToken(token)) {
+    response.shouldKeepAlive = false;
+    return arrived();
+  }
   response.once("close", () => releaseReadAhead(request));
   const declared = Number(request.headers["content-length"] ?? 0);
   if (!reserve(request, declared)) return refuseOverBudget(request, response, token);
