@@ -2,14 +2,19 @@
 // a request: a browser's foreign Origin is refused (403, DNS rebinding), and the bearer is authenticated for the MCP
 // resource (a personal token where the firm allows them here, or an app's access token issued for /api/mcp): none or
 // invalid is a 401 whose challenge points to the metadata, a token with no access at all a 403 insufficient_scope.
-// The SDK then answers the 2026-07-28 revision and, statelessly, the 2025 ones, checking MCP-Protocol-Version.
-import { createMcpHandler } from "@modelcontextprotocol/server";
+// The SDK then answers the 2026-07-28 revision and, statelessly, the 2025 ones, checking MCP-Protocol-Version; every
+// answer is one JSON body (no stream, no session), so it runs the same on one server, many, or serverless functions.
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import { authenticate } from "@/lib/api/authenticate";
 import { errorResponse } from "@/lib/api/error-response";
 import { faultAnswer } from "@/lib/api/unavailable";
 import type { Caller } from "@/lib/auth/caller";
 import { ApiError } from "@/lib/core/errors";
-import { logError } from "@/lib/core/log";
 import { database } from "@/lib/db/client";
 import { SCOPES, scopeOf } from "@/lib/oauth/scopes";
 import { issuer, resourceUrl } from "@/lib/oauth/settings";
@@ -75,11 +80,35 @@ function insufficientScope(): Response {
   );
 }
 
-/** The SDK's handler: one server per request, built by the factory for the caller authenticated here. */
-const handler = createMcpHandler(
+/** The 2026-07-28 revision: the SDK's per-request server, built by the factory for the caller authenticated here. */
+const modern = createMcpHandler(
   ({ authInfo, requestInfo }) => mcpServer(authInfo?.extra?.caller as Caller, requestInfo as Request),
-  { legacy: "stateless", responseMode: "json", onerror: (error) => logError("MCP request failed", error) },
+  { legacy: "reject", responseMode: "json" },
 );
+
+/**
+ * A 2025 revision's request: a fresh server and stateless transport answering in JSON (the SDK's own stateless
+ * fallback would answer as an event stream).
+ */
+async function legacy(request: Request, caller: Caller, authInfo: AuthInfo): Promise<Response> {
+  const server = mcpServer(caller, request);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request, { authInfo });
+  } finally {
+    await server.close();
+  }
+}
+
+const notAllowed = () =>
+  Response.json(
+    { message: "Method not allowed. This endpoint is stateless: POST each JSON-RPC message." },
+    { status: 405, headers: { Allow: "POST" } },
+  );
 
 export async function serveMcp(request: Request): Promise<Response> {
   return observeApiRequest(request, async () => {
@@ -94,8 +123,9 @@ export async function serveMcp(request: Request): Promise<Response> {
       return errorResponse(faultAnswer(error) ?? error);
     }
     if (withoutAccess(caller)) return insufficientScope();
-    return handler.fetch(request, {
-      authInfo: { token: token!, clientId: caller.app?.clientId ?? "personal", scopes: [], extra: { caller } },
-    });
+    if (request.method !== "POST") return notAllowed();
+    const authInfo = { token: token!, clientId: caller.app?.clientId ?? "personal", scopes: [], extra: { caller } };
+    if (await isLegacyRequest(request)) return legacy(request, caller, authInfo);
+    return modern.fetch(request, { authInfo });
   });
 }
