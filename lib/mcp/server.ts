@@ -1,6 +1,6 @@
 // One MCP server per request (stateless: no session, nothing kept between requests), for an authenticated caller:
 // its tools and resources are what the caller's token may use.
-import { ResourceNotFoundError, Server } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server } from "@modelcontextprotocol/server";
 import type { Caller } from "@/lib/auth/caller";
 import { readResource, resourceList } from "./resources";
 import { callTool, findTool, toolDefinition, toolsFor } from "./tools";
@@ -24,20 +24,12 @@ export function mcpServer(caller: Caller, envelope: Request): Server {
     },
   );
   server.setRequestHandler("tools/list", async () => ({
-    tools: toolsFor(caller.tokenAccess).map(toolDefinition),
+    tools: toolsFor(caller).map(toolDefinition),
   }));
   server.setRequestHandler("tools/call", async (request) => {
-    const tool = findTool(request.params.name, caller);
-    if (!tool)
-      return {
-        content: [
-          {
-            type: "text" as const,
-            text: JSON.stringify({ message: `No tool ${request.params.name} for this token.` }),
-          },
-        ],
-        isError: true,
-      };
+    const tool = findTool(request.params.name);
+    // The spec's answer to a tool that does not exist; one the caller may not use is the endpoint's own refusal.
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     return callTool(tool, request.params.arguments ?? {}, envelope);
   });
   server.setRequestHandler("resources/list", async () => ({ resources: resourceList(caller.tokenAccess) }));

@@ -10,7 +10,7 @@ import type { Caller } from "@/lib/auth/caller";
 import { newRequestId, REQUEST_ID_HEADER } from "@/lib/observability/request-id";
 import { describedWithAccess, standaloneJsonSchema } from "@/lib/openapi/document";
 import { operations } from "@/lib/openapi/operations";
-import { accessRefusal, type TokenAccess } from "@/lib/tokens/access";
+import { accessRefusal } from "@/lib/tokens/access";
 
 type JsonSchema = Record<string, unknown>;
 type ToolDefinition = ListToolsResult["tools"][number];
@@ -29,12 +29,17 @@ export const TOOLS: readonly Tool[] = operations.flatMap((endpoint) =>
 
 const needed = (endpoint: AnyEndpointDeclaration) => (endpoint.method === "get" ? "read" : "write");
 
-/** Whether a token's access lets it call the tool at all (its role is judged on the call, as for the route). */
-export const toolAllowed = (tool: Tool, access: TokenAccess) =>
-  !tool.endpoint.resource || !accessRefusal(access, tool.endpoint.resource, needed(tool.endpoint));
+/**
+ * Whether the caller may call the tool at all: its token's access and its role's permission, as the route judges
+ * them first. Only these are listed; a call of another tool still runs the route's checks, which refuse it.
+ */
+export const toolAllowed = (tool: Tool, caller: Pick<Caller, "tokenAccess" | "permissions">) =>
+  (!tool.endpoint.resource || !accessRefusal(caller.tokenAccess, tool.endpoint.resource, needed(tool.endpoint))) &&
+  (!tool.endpoint.permission || caller.permissions.has(tool.endpoint.permission));
 
-/** The tools a token may call, in the fixed order. */
-export const toolsFor = (access: TokenAccess) => TOOLS.filter((tool) => toolAllowed(tool, access));
+/** The tools the caller may call, in the fixed order. */
+export const toolsFor = (caller: Pick<Caller, "tokenAccess" | "permissions">) =>
+  TOOLS.filter((tool) => toolAllowed(tool, caller));
 
 /** The tool's input: its path parameters, query parameters and body fields as one object, as the document has them. */
 function inputSchema({ params, query, body }: AnyEndpointDeclaration): ObjectSchema {
@@ -154,6 +159,4 @@ export async function callTool(tool: Tool, args: Arguments, envelope: Request): 
   return { ...result, structuredContent: json };
 }
 
-/** The tool of a name, when the caller may call it. */
-export const findTool = (name: string, caller: Pick<Caller, "tokenAccess">) =>
-  toolsFor(caller.tokenAccess).find((tool) => tool.name === name);
+export const findTool = (name: string) => TOOLS.find((tool) => tool.name === name);
