@@ -224,7 +224,8 @@ describe("resources", () => {
       "cjt://firm/custom-fields",
       "cjt://firm/job-statuses",
     ]);
-    const read = async (uri: string) => JSON.parse((await client.readResource({ uri })).contents[0].text as string);
+    const read = async (uri: string) =>
+      JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text);
     expect((await read("cjt://openapi.json")).openapi).toMatch(/^3\.1/);
     const db = await prisma();
     const { tenantId } = await userByEmail("owner@acme.test");
