@@ -17,8 +17,12 @@ if (!token) {
   process.exit(1);
 }
 
+let proxyOrigin = "";
 const proxy = http.createServer((incoming, answer) => {
   const headers = { ...incoming.headers, host: target.host, authorization: `Bearer ${token}` };
+  // The suite's "same origin" is the proxy's: passed on as the server's own (MCP_URL's origin must be its APP_URL).
+  // Any other Origin goes through as sent, so the DNS rebinding scenario still sees foreign ones refused.
+  if (headers.origin === proxyOrigin) headers.origin = target.origin;
   const outgoing = http.request(target, { method: incoming.method, headers }, (response) => {
     answer.writeHead(response.statusCode ?? 502, response.headers);
     response.pipe(answer);
@@ -31,6 +35,7 @@ const proxy = http.createServer((incoming, answer) => {
 });
 await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
 const { port } = proxy.address() as AddressInfo;
+proxyOrigin = `http://127.0.0.1:${port}`;
 
 const args = [
   "--yes",
