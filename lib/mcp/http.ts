@@ -83,7 +83,9 @@ function insufficientScope(): Response {
 /** The 2026-07-28 revision: the SDK's per-request server, built by the factory for the caller authenticated here. */
 const modern = createMcpHandler(
   ({ authInfo, requestInfo }) => mcpServer(authInfo?.extra?.caller as Caller, requestInfo as Request),
-  { legacy: "reject", responseMode: "json" },
+  // "auto" answers one JSON body unless a handler sends a message before its result, which none here does ("json"
+  // would say the same, with a warning in the log at start).
+  { legacy: "reject", responseMode: "auto" },
 );
 
 /**

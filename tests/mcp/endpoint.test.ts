@@ -90,11 +90,17 @@ describe("protocol revisions", () => {
   });
 
   it("answers the 2026-07-28 revision (server/discover, no initialize)", async () => {
-    const client = await connect(await tokenWith("owner@acme.test"), { pin: "2026-07-28" });
+    const types: (string | null)[] = [];
+    const client = await connect(await tokenWith("owner@acme.test"), { pin: "2026-07-28" }, (response) =>
+      types.push(response.headers.get("content-type")),
+    );
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     const result = await client.callTool({ name: "get_me", arguments: {} });
     expect(result.structuredContent).toMatchObject({ email: "owner@acme.test" });
     await client.close();
+    // Every answer one JSON body, as for the 2025 revisions.
+    expect(types.length).toBeGreaterThan(0);
+    for (const type of types) expect(type).toMatch(/^application\/json/);
   });
 
   it("keeps no session: a GET stream is refused", async () => {

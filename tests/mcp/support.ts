@@ -50,7 +50,11 @@ export async function tokenWith(email: string, access: TokenAccess = FULL_ACCESS
  * The official client connected with a bearer token: by default the 2025 handshake at the client's latest revision
  * (2025-11-25); `{ pin: "2026-07-28" }` for the modern revision, or a list of 2025 revisions to offer.
  */
-export async function connect(token: string, version?: { pin: string } | { versions: string[] }) {
+export async function connect(
+  token: string,
+  version?: { pin: string } | { versions: string[] },
+  onResponse?: (response: Response) => void,
+) {
   const client = new Client(
     { name: "cjt-tests", version: "1.0.0" },
     {
@@ -59,7 +63,11 @@ export async function connect(token: string, version?: { pin: string } | { versi
     },
   );
   const transport = new StreamableHTTPClientTransport(new URL(mcpUrl()), {
-    fetch: routeFetch,
+    fetch: async (input, init) => {
+      const response = await routeFetch(input, init);
+      onResponse?.(response);
+      return response;
+    },
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
   await client.connect(transport);
