@@ -4,9 +4,8 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import * as mcpRoute from "@/app/api/mcp/route";
 import { prisma } from "@/lib/db/client";
 import { issuer } from "@/lib/oauth/settings";
-import { createApiToken } from "@/lib/tokens";
 import { FULL_ACCESS, type TokenAccess } from "@/lib/tokens/access";
-import { userByEmail } from "../support/api";
+import { tokenWithAccess, userByEmail } from "../support/api";
 
 export const mcpUrl = () => `${issuer()}/api/mcp`;
 
@@ -32,19 +31,8 @@ export function post(token: string | null, body: unknown, headers: Record<string
   });
 }
 
-const tokens = new Map<string, string>();
-/** A personal token of a demo user with exactly this access (one per user and access). */
-export async function tokenWith(email: string, access: TokenAccess = FULL_ACCESS): Promise<string> {
-  const key = `${email} ${JSON.stringify(access)}`;
-  if (!tokens.has(key)) {
-    const user = await userByEmail(email);
-    const { token } = await createApiToken(await prisma(), { tenantId: user.tenantId, userId: user.id }, "mcp", {
-      access,
-    });
-    tokens.set(key, token);
-  }
-  return tokens.get(key)!;
-}
+/** A personal token of a demo user with exactly this access (named "mcp", as the audit tests expect). */
+export const tokenWith = (email: string, access: TokenAccess = FULL_ACCESS) => tokenWithAccess(email, access, "mcp");
 
 /**
  * The official client connected with a bearer token: by default the 2025 handshake at the client's latest revision
@@ -72,4 +60,17 @@ export async function connect(
   });
   await client.connect(transport);
   return client;
+}
+
+/** Acme's first client, contact and job (by uuid) and a Standard user's id: records the tools' calls name. */
+export async function acmeRecords() {
+  const db = await prisma();
+  const { tenantId } = await userByEmail("owner@acme.test");
+  const first = { where: { tenantId }, orderBy: { id: "asc" as const } };
+  return {
+    clients: (await db.client.findFirstOrThrow(first)).uuid,
+    contacts: (await db.contact.findFirstOrThrow(first)).uuid,
+    jobs: (await db.job.findFirstOrThrow(first)).uuid,
+    user: String((await userByEmail("standard@acme.test")).id),
+  };
 }

@@ -4,12 +4,11 @@
 // an allowed write is then the REST 422, a refused one its 403 or 404.
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "@/lib/db/client";
 import { TOOLS } from "@/lib/mcp/tools";
 import { FULL_ACCESS, NO_ACCESS, READ_ONLY, type TokenAccess } from "@/lib/tokens/access";
-import { call, userByEmail } from "../support/api";
+import { call } from "../support/api";
 import { pathOf, routeModule } from "../support/routes";
-import { connect, mcpUrl, tokenWith } from "./support";
+import { acmeRecords, connect, mcpUrl, tokenWith } from "./support";
 
 const PEOPLE = [
   "owner@acme.test",
@@ -59,12 +58,7 @@ async function rest(tool: (typeof TOOLS)[number], args: Record<string, unknown>,
 }
 
 beforeAll(async () => {
-  const db = await prisma();
-  const { tenantId } = await userByEmail("owner@acme.test");
-  records.clients = (await db.client.findFirstOrThrow({ where: { tenantId }, orderBy: { id: "asc" } })).uuid;
-  records.contacts = (await db.contact.findFirstOrThrow({ where: { tenantId }, orderBy: { id: "asc" } })).uuid;
-  records.jobs = (await db.job.findFirstOrThrow({ where: { tenantId }, orderBy: { id: "asc" } })).uuid;
-  records.user = String((await userByEmail("standard@acme.test")).id);
+  Object.assign(records, await acmeRecords());
 });
 
 /** The statuses the sweep met, to show it reached allowed calls and each kind of refusal. */

@@ -8,7 +8,7 @@ import { prisma } from "@/lib/db/client";
 import { flushTokenRequests } from "@/lib/request-log/buffer";
 import { FULL_ACCESS, NO_ACCESS, READ_ONLY } from "@/lib/tokens/access";
 import { userByEmail } from "../support/api";
-import { connect, tokenWith } from "./support";
+import { acmeRecords, connect, tokenWith } from "./support";
 
 const ALL_TOOLS = [
   "get_me",
@@ -104,12 +104,8 @@ describe("tools/call", () => {
     client = await connect(token);
     // The client validates structured results only against the output schemas it has listed.
     await client.listTools();
-    const db = await prisma();
-    const { tenantId } = await userByEmail("owner@acme.test");
-    ids.client = (await db.client.findFirstOrThrow({ where: { tenantId }, orderBy: { id: "asc" } })).uuid;
-    ids.contact = (await db.contact.findFirstOrThrow({ where: { tenantId }, orderBy: { id: "asc" } })).uuid;
-    ids.job = (await db.job.findFirstOrThrow({ where: { tenantId }, orderBy: { id: "asc" } })).uuid;
-    ids.user = String((await userByEmail("standard@acme.test")).id);
+    const records = await acmeRecords();
+    Object.assign(ids, { client: records.clients, contact: records.contacts, job: records.jobs, user: records.user });
   });
   afterAll(() => client.close());
 
