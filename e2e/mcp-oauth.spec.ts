@@ -5,8 +5,6 @@
 // in here, clicks Allow; the client exchanges the code, calls a tool, refreshes when its access token is refused,
 // calls again; after the refresh token is revoked (RFC 7009) its next call is refused with 401.
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
 import {
   Client,
   type OAuthClientMetadata,
@@ -19,7 +17,7 @@ import {
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import type { Page } from "@playwright/test";
-import { expect, signIn, test } from "./support";
+import { expect, signIn, startApp, test } from "./support";
 
 // The browser lands on the app's redirect target, served with the test's self-signed certificate.
 test.use({ ignoreHTTPSErrors: true });
@@ -28,37 +26,18 @@ test.use({ ignoreHTTPSErrors: true });
  * The app's loopback server, over https (the MCP client refuses an http client_id URL) with the certificate the
  * server trusts (e2e/playwright.config.ts): its client metadata document and its redirect target.
  */
-let server: Server;
-let appOrigin = "";
 const documentName = "Assistant by Document";
-/** How often the server fetched the document (the name on the consent page comes from it). */
-let documentFetches = 0;
+let app: Awaited<ReturnType<typeof startApp>>;
+let appOrigin = "";
 test.beforeAll(async () => {
   const tls = process.env.E2E_TLS_DIR!;
-  server = createServer(
-    { key: readFileSync(`${tls}/key.pem`), cert: readFileSync(`${tls}/cert.pem`) },
-    (request, response) => {
-      if (request.url === "/client.json") {
-        documentFetches += 1;
-        response.setHeader("Content-Type", "application/json");
-        response.end(
-          JSON.stringify({
-            client_id: `${appOrigin}/client.json`,
-            client_name: documentName,
-            redirect_uris: [`${appOrigin}/callback`],
-            token_endpoint_auth_method: "none",
-          }),
-        );
-        return;
-      }
-      response.setHeader("Content-Type", "text/html");
-      response.end("<!doctype html><title>Back at the assistant</title><p>Back at the assistant</p>");
-    },
-  );
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  appOrigin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = await startApp(documentName, {
+    key: readFileSync(`${tls}/key.pem`),
+    cert: readFileSync(`${tls}/cert.pem`),
+  });
+  appOrigin = app.origin;
 });
-test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+test.afterAll(() => app.close());
 
 /** An assistant's OAuth state, in memory, as the MCP client's provider interface asks; it records what it was sent. */
 class AssistantProvider implements OAuthClientProvider {
@@ -223,7 +202,7 @@ test("the MCP client connects with a client metadata document: consent, tool cal
   );
   expect(await flow(page, baseURL!, "owner@acme.test", provider)).toBe(`Connect ${documentName}?`);
   // It never registered: its client_id is its document's URL, which the server fetched.
-  expect(documentFetches).toBeGreaterThan(0);
+  expect(app.documentFetches()).toBeGreaterThan(0);
   expect(provider.clientInformation()?.client_id).toBe(`${appOrigin}/client.json`);
 });
 
