@@ -273,9 +273,9 @@ test("the firm's allow-list and cap apply at consent; the connected-apps page lo
   await page.goto("/settings/apps");
   const list = page.locator("form", { has: page.getByRole("heading", { name: "List an app" }) });
   await list.getByLabel("Client ID").fill(`${appOrigin}/client.json`);
-  for (const resource of ["contacts", "jobs", "users", "time logs", "webhooks", "the audit log"])
+  for (const resource of ["Contacts", "Jobs", "Users", "Time logs", "Webhooks", "The audit log"])
     await list.getByLabel(resource, { exact: true }).selectOption("none");
-  await list.getByLabel("clients", { exact: true }).selectOption("read");
+  await list.getByLabel("Clients", { exact: true }).selectOption("read");
   await list.getByRole("button", { name: "List app" }).click();
   await expect(page.getByRole("list", { name: "Listed apps" })).toContainText("Metadata Notes");
   await page.goto(authorizeUrl(baseURL!, { scope: "" }));
@@ -293,7 +293,7 @@ test("the firm's allow-list and cap apply at consent; the connected-apps page lo
   await expect(page.getByRole("list", { name: "Firm’s connected apps" })).toContainText("Bea Birch");
   await page.getByText("Lower its access").click();
   await shoot(page, "connected-apps");
-  await yours.getByLabel("clients").selectOption("none");
+  await yours.getByLabel("Clients").selectOption("none");
   await yours.getByRole("button", { name: "Save lower access" }).click();
   await expect(yours).toContainText("No access");
   await yours.getByRole("button", { name: "Revoke Metadata Notes" }).click();

@@ -11,16 +11,14 @@ export function AccessLevelSelect({
   name,
   most = "write",
   defaultValue,
-  capitalise = false,
 }: {
   resource: TokenResource;
   name: string;
   /** The highest level offered. */
   most?: AccessLevel;
   defaultValue: AccessLevel;
-  capitalise?: boolean;
 }) {
-  const label = capitalise ? resourceLabel(resource).replace(/^./, (c) => c.toUpperCase()) : resourceLabel(resource);
+  const label = resourceLabel(resource).replace(/^./, (c) => c.toUpperCase());
   return (
     <label className="flex items-center justify-between gap-3 text-sm">
       <span>{label}</span>

@@ -93,7 +93,6 @@ export function ConsentForm({
                     name={`access.${resource}`}
                     most={chosen!.offered[resource]}
                     defaultValue={chosen!.offered[resource]}
-                    capitalise
                   />
                 ))}
               </div>

@@ -5,6 +5,7 @@ import { RequestLog } from "@/components/api-tokens/request-log";
 import { expiryText } from "@/components/api-tokens/token-list";
 import { ConfirmButton } from "@/components/confirm-button";
 import { secondaryButton } from "@/components/styles";
+import { Time } from "@/components/time";
 import type { GrantSummary } from "@/lib/oauth/grants";
 import { accessSummary, TOKEN_RESOURCES } from "@/lib/tokens/access";
 import { AccessLevelSelect } from "./access-level-select";
@@ -26,8 +27,7 @@ export function GrantList({
         {firm ? "Nobody in the firm has connected an app." : "You have not connected any app."}
       </p>
     );
-  const format = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: timezone });
-  const when = (date: Date) => <time dateTime={date.toISOString()}>{format.format(date)}</time>;
+  const when = (date: Date) => <Time value={date} timezone={timezone} />;
   return (
     <ul
       aria-label={firm ? "Firm’s connected apps" : "Your apps"}
