@@ -14,4 +14,6 @@ export interface BenchTokens {
   assigned: string;
   /** An app's access token of the owner (OAuth), minted when a run starts (bench/app-token.ts): not in the file. */
   app?: string;
+  /** Each of the noisy-neighbour part's other firms' owner (issue 54); absent in a database seeded before them. */
+  firms?: string[];
 }

@@ -15,15 +15,26 @@ export interface Sent {
   outcome: string;
   /** From when the request was due to the end of its answer. */
   ms: number;
+  /** The answer's body, when asked for (`keepBody`: a sync reads its next page's link). */
+  body?: string;
 }
 
-export function send(agent: http.Agent, port: number, token: string, call: Call, due: number, timeoutMs: number) {
+export function send(
+  agent: http.Agent,
+  port: number,
+  token: string,
+  call: Call,
+  due: number,
+  timeoutMs: number,
+  { keepBody = false } = {},
+) {
   return new Promise<Sent>((resolve) => {
     let settled = false;
+    let body = "";
     const finish = (outcome: string) => {
       if (settled) return;
       settled = true;
-      resolve({ outcome, ms: performance.now() - due });
+      resolve({ outcome, ms: performance.now() - due, ...(keepBody && { body }) });
     };
     const request = http.request(
       {
@@ -41,7 +52,12 @@ export function send(agent: http.Agent, port: number, token: string, call: Call,
         },
       },
       (response) => {
-        response.resume();
+        if (keepBody) {
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => {
+            body += chunk;
+          });
+        } else response.resume();
         response.on("end", () => finish(String(response.statusCode)));
         response.on("error", () => finish("cut"));
       },

@@ -2,7 +2,9 @@
 // ordinary mix at a fixed rate, alone first and last, and between them while tenant A (the bench tenant) runs each
 // abuse in turn at ten times B's rate: webhook tests to a receiver that answers after 12 s, POST bodies sent a byte
 // every 3 s, readers that ask for a 1,000-row sync page and stop reading, 1,000-row pages, broad searches, and list
-// filters in thousands of distinct combinations. B's success rate and latency are reported beside B alone, and PostgreSQL's backend memory
+// filters in thousands of distinct combinations; then while many firms are busy at once (issue 54): 8 firms each
+// sending 1,000-row pages and slow bodies, and 16 firms each walking its data by cursor pages as a sync does. B's
+// success rate and latency are reported beside B alone, and PostgreSQL's backend memory
 // before and after the filter combinations. Rate limits are off (as for the whole bench: A's abuse must reach the
 // server's capacity code, not its 429s); load shedding is the default one, whose fair shares are what is measured.
 
@@ -25,6 +27,8 @@ export interface NoisyContext {
   /** The bench tenant's id and its owner's token: tenant A. */
   tenantA: string;
   tokenA: string;
+  /** The seed's other firms' owners' tokens (bench/seed.ts), for the many-firms phases. */
+  firmTokens: string[];
   startApp: (env: Record<string, string | undefined>) => Promise<{ stop(): Promise<void> }>;
   progress: (text: string) => void;
   /** Counts requests that failed for a reason no abuse explains (the runner or the app is broken). */
@@ -45,6 +49,12 @@ const A_OPEN_MAX = 2_000;
 /** B is an ordinary caller: it gives up after 10 s (a failure). A waits as long as the server's answer deadline. */
 const B_TIMEOUT_MS = 10_000;
 const A_TIMEOUT_MS = 30_000;
+/** The many-firms phases (issue 54): firms each running A's heaviest abuse, and firms each running one sync. */
+const BUSY_FIRMS = 8;
+const SYNCING_FIRMS = 16;
+
+/** An abuser's request not sent: as many of its own were open as it may open (sockets are file descriptors). */
+const NOT_SENT = "not sent (its open requests at their cap)";
 
 /** "200: 1,234 · 503: 56": how many ended each way, most first. */
 function tally(outcomes: string[]) {
@@ -208,7 +218,8 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
   // build judged the same phase 1.27-2.34x alone (bench/RESULTS.md, seventh round): a few pauses of the host decided.
   const phaseSeconds = setting(smoke, "BENCH_NOISY_SECONDS", 120, 2);
   const combinations = setting(smoke, "BENCH_NOISY_COMBOS", 10_000, 200);
-  // BENCH_NOISY_PHASES: some of webhooks,bodies,readers,pages,searches,filters (default all; B alone always runs).
+  // BENCH_NOISY_PHASES: some of webhooks,bodies,readers,pages,searches,firms,syncs,filters (default all; B alone
+  // always runs).
   const chosenPhases = process.env.BENCH_NOISY_PHASES?.split(",");
 
   const session = new pg.Client({ connectionString: ctx.databaseUrl });
@@ -248,6 +259,8 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
     await session.query(`ALTER DATABASE "${await currentDatabase(session)}" SET synchronous_commit = off`);
     app = await ctx.startApp({ WEBHOOKS_ALLOW_PRIVATE: "true" });
     const agentA = new http.Agent({ keepAlive: true, maxSockets: A_OPEN_MAX });
+    /** Who sends an abuse, at what rate and with how many requests open at most: A, or one of many firms. */
+    const abuserA = { token: ctx.tokenA, rate: rateA, openMax: A_OPEN_MAX };
     const call = (token: string, method: string, path: string) =>
       send(agentA, port, token, { method, path }, performance.now(), A_TIMEOUT_MS);
     // A's endpoint, pointing at the slow receiver (one left by an interrupted run is removed first).
@@ -281,6 +294,9 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
 
     interface PhaseResult {
       name: string;
+      /** Whose abuse, as the targets name it ("A's " or nobody's: the name says), and the issue that asks. */
+      who: string;
+      issue: number;
       b: Sent[];
       a: string[];
       /** The share of the host's CPU time stolen during the phase, if known. */
@@ -289,13 +305,25 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
       alone: boolean;
     }
     const phases: PhaseResult[] = [];
-    /** B's mix while `abuse` runs (A's outcomes), until `abuse` ends; false when BENCH_NOISY_PHASES leaves it out. */
+    /** Phases left out for want of something in the database, each with why. */
+    const notRun: string[] = [];
+    /**
+     * B's mix while `abuse` runs (the abusers' outcomes), until `abuse` ends; false when BENCH_NOISY_PHASES leaves it
+     * out, or when it needs more of the seed's firms than there are.
+     */
     async function phase(
       key: string,
       name: string,
       abuse: (stopped: () => boolean) => Promise<{ a: string[] }>,
+      { who = "A's ", issue = 37, firms = 0 } = {},
     ): Promise<boolean> {
       if (key !== "alone" && chosenPhases && !chosenPhases.includes(key)) return false;
+      if (ctx.firmTokens.length < firms) {
+        notRun.push(
+          `${name}: not run (the seed made ${ctx.firmTokens.length} other firms, not ${firms}: seed the database again).`,
+        );
+        return false;
+      }
       progress(`noisy neighbour: ${name}`);
       let over = false;
       const ticksBefore = await cpuTicks();
@@ -309,28 +337,53 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
         ticksBefore && ticksAfter
           ? (ticksAfter.stolen - ticksBefore.stolen) / Math.max(1, ticksAfter.total - ticksBefore.total)
           : null;
-      phases.push({ name, b: sent, ...a, stolen, alone: key === "alone" });
+      phases.push({ name, who, issue, b: sent, ...a, stolen, alone: key === "alone" });
       return true;
     }
     const forSeconds = (stopped: () => boolean) => {
       const end = performance.now() + phaseSeconds * 1000;
       return () => stopped() || performance.now() >= end;
     };
-    /** A's HTTP requests at its rate for the phase; past A_OPEN_MAX open, a request is not sent. */
-    async function httpAbuse(stopped: () => boolean, next: (i: number) => Call) {
+    /** HTTP requests of `by` (A by default) at its rate for the phase; past its open requests' cap, one is not sent. */
+    async function httpAbuse(stopped: () => boolean, next: (i: number) => Call, by = abuserA) {
       let open = 0;
       let skipped = 0;
-      const sent = await openLoop(rateA, forSeconds(stopped), (i, due) => {
-        if (open >= A_OPEN_MAX) {
+      const sent = await openLoop(by.rate, forSeconds(stopped), (i, due) => {
+        if (open >= by.openMax) {
           skipped++;
           return null;
         }
         open++;
-        return send(agentA, port, ctx.tokenA, next(i), due, A_TIMEOUT_MS).finally(() => open--);
+        return send(agentA, port, by.token, next(i), due, A_TIMEOUT_MS).finally(() => open--);
       });
-      return {
-        a: [...sent.map((s) => s.outcome), ...Array(skipped).fill("not sent (A's open requests at their cap)")],
-      };
+      return { a: [...sent.map((s) => s.outcome), ...Array(skipped).fill(NOT_SENT)] };
+    }
+
+    /**
+     * One firm's sync: its clients, then its time logs, walked by cursor pages one after another, again until the
+     * phase ends. A page refused (a 503) or failed is asked again after a second, as its `Retry-After` says.
+     */
+    async function syncAbuse(stopped: () => boolean, token: string) {
+      const end = forSeconds(stopped);
+      const outcomes: string[] = [];
+      const walks = [`${API}/clients?cursor=&limit=100&include_archived=true`, `${API}/time-logs?cursor=&per_page=100`];
+      for (let walk = 0; !end(); walk++) {
+        let next: string | null = walks[walk % walks.length];
+        while (next && !end()) {
+          const page = await send(agentA, port, token, { method: "GET", path: next }, performance.now(), A_TIMEOUT_MS, {
+            keepBody: true,
+          });
+          outcomes.push(page.outcome);
+          if (page.outcome !== "200") {
+            await sleep(1_000);
+            continue;
+          }
+          // The links are absolute on the public origin; the walk stays on this server.
+          const link = (JSON.parse(page.body ?? "{}") as { links?: { next?: string | null } }).links?.next;
+          next = link ? `${new URL(link).pathname}${new URL(link).search}` : null;
+        }
+      }
+      return { a: outcomes };
     }
 
     const alonePhase = (name: string) =>
@@ -349,12 +402,11 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
     await phase("readers", "readers of a 1,000-client sync page that stop reading", (stopped) =>
       rawAbuse(stopped, "slow reader"),
     );
-    await phase("pages", "1,000-row pages", (stopped) =>
-      httpAbuse(stopped, (i) => ({
-        method: "GET",
-        path: i % 2 ? `${API}/time-logs?per_page=1000` : `${API}/clients?limit=1000&include_archived=true`,
-      })),
-    );
+    const pages = (i: number): Call => ({
+      method: "GET",
+      path: i % 2 ? `${API}/time-logs?per_page=1000` : `${API}/clients?limit=1000&include_archived=true`,
+    });
+    await phase("pages", "1,000-row pages", (stopped) => httpAbuse(stopped, pages));
     const searches = [
       `${API}/clients?search=kestrel&limit=50`,
       `${API}/contacts?search=walsh&limit=50`,
@@ -392,14 +444,46 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
     );
     const memoryAfter = await backendMemory(session);
     const memoryQuarters = await Promise.all(quarters);
+    // Many firms busy at once (issue 54): each of 8 sends A's two heaviest abuses, 1,000-row pages and slow bodies,
+    // at an eighth of A's rate each, so that the generator opens as many requests a second as in A's phases (all of
+    // A's rate from each would be 3,200 a second, the generator's load rather than the server's on the bench's two
+    // CPUs). An eighth is still ten times what a place answers of those pages (one holds its place about 400 ms,
+    // docs/faults.md): each firm's queue stands, as A's does.
+    const busyFirms = ctx.firmTokens.slice(0, BUSY_FIRMS).map((token) => ({
+      token,
+      rate: rateA / BUSY_FIRMS,
+      openMax: A_OPEN_MAX / (2 * BUSY_FIRMS),
+    }));
+    await phase(
+      "firms",
+      `${BUSY_FIRMS} firms each sending 1,000-row pages and POST bodies sent a byte every 3 s`,
+      async (stopped) => {
+        const each = await Promise.all(
+          busyFirms.flatMap((firm) => [httpAbuse(stopped, pages, firm), rawAbuse(stopped, "slow body", firm)]),
+        );
+        return { a: each.flatMap((abuse) => abuse.a) };
+      },
+      { who: "", issue: 54, firms: BUSY_FIRMS },
+    );
+    await phase(
+      "syncs",
+      `${SYNCING_FIRMS} firms each syncing (clients and time logs by cursor pages of 100, one after another)`,
+      async (stopped) => {
+        const each = await Promise.all(
+          ctx.firmTokens.slice(0, SYNCING_FIRMS).map((token) => syncAbuse(stopped, token)),
+        );
+        return { a: each.flatMap((sync) => sync.a) };
+      },
+      { who: "", issue: 54, firms: SYNCING_FIRMS },
+    );
     // B alone again at the end: what the host gives B drifts over a run, and the baseline is both readings together.
     await alonePhase("B alone, last");
 
     await call(ctx.tokenA, "DELETE", `${API}/webhooks/${endpoint}`);
     agentA.destroy();
 
-    /** Slow bodies or slow readers: raw sockets opened at A's rate, each left as it is until the phase ends. */
-    async function rawAbuse(stopped: () => boolean, kind: "slow body" | "slow reader") {
+    /** Slow bodies or slow readers: raw sockets opened at `by`'s rate (A's by default), each left as it is until the phase ends. */
+    async function rawAbuse(stopped: () => boolean, kind: "slow body" | "slow reader", by = abuserA) {
       /** Each open socket: the status of its answer once its first bytes came, and the body's bytes it has sent. */
       const sockets = new Map<net.Socket, { status: string; sent: number | null }>();
       const outcomes: string[] = [];
@@ -407,17 +491,17 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
       const head =
         kind === "slow body"
           ? `POST ${API}/clients HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
-            `Authorization: Bearer ${ctx.tokenA}\r\nContent-Length: ${body.length}\r\n\r\n`
+            `Authorization: Bearer ${by.token}\r\nContent-Length: ${body.length}\r\n\r\n`
           : `GET ${API}/clients?cursor=&limit=1000&include_archived=true HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
-            `Authorization: Bearer ${ctx.tokenA}\r\nAccept: application/json\r\n\r\n`;
+            `Authorization: Bearer ${by.token}\r\nAccept: application/json\r\n\r\n`;
       // The next byte of each body whose head has been written (null: still connecting).
       const drip = setInterval(() => {
         for (const [socket, state] of sockets)
           if (kind === "slow body" && state.sent !== null && state.sent < body.length) socket.write(body[state.sent++]);
       }, 3_000);
-      await openLoop(rateA, forSeconds(stopped), () => {
-        if (sockets.size >= A_OPEN_MAX) {
-          outcomes.push("not sent (A's open requests at their cap)");
+      await openLoop(by.rate, forSeconds(stopped), () => {
+        if (sockets.size >= by.openMax) {
+          outcomes.push(NOT_SENT);
           return null;
         }
         const state = { status: "", sent: null as number | null };
@@ -475,7 +559,7 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
       ...latencies(aloneOk.map((s) => s.ms)),
     };
     const targets = abused.map((p) => ({
-      target: `B during A's ${p.name}: success ≥ 99%, p99 ≤ 2 × B alone (issue 37)`,
+      target: `B during ${p.who}${p.name}: success ≥ 99%, p99 ≤ 2 × B alone (issue ${p.issue})`,
       measured: `${percent(p.success)}, p99 ${ms(p.p99)} ms`,
       floors: `B alone: ${percent(alone.success)}, p99 ${ms(alone.p99)} ms`,
       met: p.success >= 0.99 && p.p99 <= 2 * alone.p99,
@@ -520,11 +604,15 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
     const row = (p: (typeof figures)[number]) =>
       `| ${p.name} | ${p.a.length ? tally(p.a) : "—"} | ${p.b.length} | ${percent(p.success)} | ${tally(p.b.map((s) => s.outcome).filter((o) => !o.startsWith("2"))) || "—"} | ${ms(p.p50)} | ${ms(p.p99)} | ${p.alone ? "" : `${(p.p99 / alone.p99).toFixed(2)}×`} | ${p.stolen === null ? "?" : percent(p.stolen)} |`;
     const report = [
-      "## Noisy neighbour (issue 37)",
+      "## Noisy neighbour (issues 37 and 54)",
       "",
       `Tenant B (${B_OWNER}'s firm) sends an ordinary mix (\`/me\`, first pages of clients and jobs, a client, a client's city updated) ` +
         `at ${rateB}/s, open loop (each request timed from when it was due), first alone, then while tenant A (the bench tenant's owner) ` +
-        `runs each abuse in turn at ${rateA}/s for ${phaseSeconds} s (the filter combinations until ${combinations.toLocaleString("en")} are answered), then alone again; ` +
+        `runs each abuse in turn at ${rateA}/s for ${phaseSeconds} s (the filter combinations until ${combinations.toLocaleString("en")} are answered); ` +
+        `then while ${BUSY_FIRMS} other firms each send 1,000-row pages and slow bodies at ${rateA / BUSY_FIRMS}/s each ` +
+        `(at most ${A_OPEN_MAX / (2 * BUSY_FIRMS)} of each open), and while ${SYNCING_FIRMS} other firms each walk their clients and time logs ` +
+        "by cursor pages, one page after another (a refused page asked again after a second), for as long; then alone again. " +
+        "The other firms are the seed's `Bench Firm <n>` tenants, each its owner's token (issue 54). " +
         "B alone, the baseline of each ratio, is both alone phases' answers together. " +
         `Rate limits off (\`RATE_LIMIT_*=0\`): A's abuse reaches the server's capacity code instead of its 429s. ` +
         `Load shedding as by default (${inFlightLimit()} requests in flight, fair shares per tenant); \`WEBHOOKS_ALLOW_PRIVATE=true\` for A's receiver; ` +
@@ -532,11 +620,12 @@ export async function measureNoisy(ctx: NoisyContext): Promise<{ report: string[
         `B's latency is that of its 2xx answers, in ms, timed by a client in a thread of its own; A's requests are counted by how they ended (at most ${A_OPEN_MAX.toLocaleString("en")} open at once). ` +
         "CPU stolen: the host's CPU time the hypervisor gave to other machines during the phase (/proc/stat): a phase with much of it measured a busier host, not only tenant A.",
       "",
-      "| Phase (A's abuse) | A's requests | B sent | B success | B's others | B p50 | B p99 | B p99 / alone | CPU stolen |",
+      "| Phase (the abuse) | The abusers' requests | B sent | B success | B's others | B p50 | B p99 | B p99 / alone | CPU stolen |",
       "|---|---|---:|---:|---|---:|---:|---:|---:|",
       ...figures.map(row),
       `| B alone, both phases (the baseline) | — | ${sum(aloneRuns.map((p) => p.b.length))} | ${percent(alone.success)} | — | ${ms(alone.p50)} | ${ms(alone.p99)} | | |`,
       "",
+      ...notRun.flatMap((line) => [line, ""]),
       ...memoryLines,
     ];
     return { report, targets };

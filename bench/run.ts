@@ -9,7 +9,8 @@
 //   - overload at 4x the peak, with the default load shedding and with none: closed loop (autocannon at 4x the
 //     connections) and open loop (a fixed arrival rate of 4x the peak, requests not waiting for each other);
 //   - memory: the app's peak resident memory on PostgreSQL, and on the embedded database under the same load;
-//   - noisy neighbour (issue 37, bench/noisy.ts): one firm's ordinary mix alone and while another abuses the API;
+//   - noisy neighbour (issues 37 and 54, bench/noisy.ts): one firm's ordinary mix alone and while another abuses the
+//     API, then while 8 other firms abuse it at once, and while 16 others sync at once;
 //   - observability (issue 40): /me and a first page with tracing on and off, and with the token request log off;
 //   - MCP (issue 53): `tools/call list_clients` at /api/mcp beside `GET /clients?limit=50`, as a ratio.
 // Rate limits are lifted through their settings, not in code. Needs wrk and pgbench (Debian: wrk, postgresql-client).
@@ -99,7 +100,7 @@ type Role = "framework" | "me" | "first page" | "search";
 
 interface Scenario {
   name: string;
-  token: keyof BenchTokens | null;
+  token: Exclude<keyof BenchTokens, "firms"> | null;
   /**
    * Requests sent in turn (bench/wrk.lua): a path for a GET, or "<METHOD> <path> <JSON body>" where each `{key}` in
    * the body becomes a text unique to the request.
@@ -1289,6 +1290,7 @@ try {
       smoke: SMOKE,
       tenantA: fixtures.tenant,
       tokenA: tokens.owner,
+      firmTokens: tokens.firms ?? [],
       startApp,
       progress,
       fail: (count) => {

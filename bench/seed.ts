@@ -1,9 +1,11 @@
 // `npm run bench:seed`: migrates DATABASE_URL, seeds the small demo tenants, then one large tenant (100k clients,
 // 300k contacts, 200k jobs, 1M time logs) with set-based INSERT ... SELECT generate_series statements, run in
-// chunks so that a progress bar can follow. Writes tokens for the large tenant's owner and for one of its
-// `assigned_clients` users to bench/out/tokens.json (tokens-smoke.json with BENCH_SMOKE=1).
-// BENCH_CLIENTS sets the tenant's size (default 100,000 clients; the other tables follow, per client): the CI smoke
-// run seeds 1,000 in seconds.
+// chunks so that a progress bar can follow, then 16 firms a fiftieth of its size each (the noisy-neighbour part's
+// many firms, issue 54: 2,000 clients and 20,000 time logs, so that each firm's 1,000-row pages are full ones).
+// Writes tokens for the large tenant's owner, for one of its `assigned_clients` users and for each firm's owner to
+// bench/out/tokens.json (tokens-smoke.json with BENCH_SMOKE=1).
+// BENCH_CLIENTS sets the large tenant's size (default 100,000 clients; the other tables follow, per client, and the
+// firms' size with it): the CI smoke run seeds 1,000 (and 20 a firm) in seconds. BENCH_FIRM_CLIENTS sets a firm's.
 import "@/scripts/env";
 import { mkdir, writeFile } from "node:fs/promises";
 import bcrypt from "bcryptjs";
@@ -26,6 +28,10 @@ const SCALE = {
 };
 const CHUNK_ROWS = 50_000;
 const STAFF = 40; // users of the large tenant
+/** The noisy-neighbour part's other firms (bench/noisy.ts): 8 busy ones, and 16 syncing at once. */
+const FIRMS = 16;
+const FIRM_CLIENTS = Number(process.env.BENCH_FIRM_CLIENTS ?? Math.max(20, Math.round(SCALE.clients / 50)));
+const FIRM_STAFF = 8;
 
 const url = process.env.DATABASE_URL;
 if (!url)
@@ -44,20 +50,24 @@ function progress(label: string, done: number, total: number) {
   if (done === total) process.stderr.write("\n");
 }
 
-/** Runs `statement(from, to)` over 1..total in chunks (each a generate_series or id range), showing progress. */
+/**
+ * Runs `statement(from, to)` over 1..total in chunks (each a generate_series or id range), showing progress unless
+ * `quiet` (the small firms: one line each instead of a bar per table).
+ */
 async function inChunks(
   session: pg.Client,
   label: string,
   total: number,
   statement: (from: number, to: number) => string,
+  quiet = false,
 ) {
   const started = Date.now();
   for (let from = 1; from <= total; from += CHUNK_ROWS) {
     const to = Math.min(total, from + CHUNK_ROWS - 1);
     await session.query(statement(from, to));
-    progress(label, to, total);
+    if (!quiet) progress(label, to, total);
   }
-  console.error(`  ${total.toLocaleString("en")} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (!quiet) console.error(`  ${total.toLocaleString("en")} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 const sqlArray = (items: string[]) => `ARRAY[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(",")}]`;
@@ -173,9 +183,19 @@ const NOTES = [
   "Filed return",
 ];
 
-async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
+/** A tenant as the bench seeds it: its name, its people's e-mail domain, its size and whether its tables show bars. */
+interface TenantShape {
+  name: string;
+  domain: string;
+  clients: number;
+  staff: number;
+  quiet?: boolean;
+}
+
+/** Seeds one tenant of `shape` (clients, contacts, jobs and time logs per client as SCALE says); its users. */
+async function seedTenant(session: pg.Client, shape: TenantShape) {
   const client = await prisma();
-  const tenant = await client.tenant.create({ data: { name: "Bench Large Firm", timezone: "Europe/London" } });
+  const tenant = await client.tenant.create({ data: { name: shape.name, timezone: "Europe/London" } });
   const tenantId = tenant.id;
   const db = tenantDb(client, tenantId);
   const roles = Object.fromEntries(
@@ -191,11 +211,11 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
   );
   const passwordHash = await bcrypt.hash("bench-password", 10);
   const users = await db.user.createManyAndReturn({
-    data: Array.from({ length: STAFF }, (_, i) => ({
+    data: Array.from({ length: shape.staff }, (_, i) => ({
       tenantId,
       firstname: FIRST[i % FIRST.length],
       lastname: LAST[(i * 7) % LAST.length],
-      email: i === 0 ? "owner@bench.test" : `staff${i}@bench.test`,
+      email: i === 0 ? `owner@${shape.domain}` : `staff${i}@${shape.domain}`,
       passwordHash,
       roleId: i === 0 ? roles.Owner : i < 4 ? roles.Admin : roles.Standard,
       isOwner: i === 0,
@@ -256,7 +276,8 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
   const nextId = async (table: string) =>
     Number((await session.query(`SELECT coalesce(max(id), 0) AS id FROM ${table}`)).rows[0].id);
   const clientBase = await nextId("clients");
-  const { clients, contactsPerClient, jobsPerClient, timeLogsPerJob } = SCALE;
+  const { contactsPerClient, jobsPerClient, timeLogsPerJob } = SCALE;
+  const { clients, quiet } = shape;
   // Who is assigned which client (a trigger on clients and one on job_assignees) is rebuilt once after the jobs.
   await session.query("ALTER TABLE clients DISABLE TRIGGER clients_assigned");
   await session.query("ALTER TABLE job_assignees DISABLE TRIGGER job_assignees_assigned");
@@ -278,6 +299,7 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
            i % 12 = 11, CASE WHEN i % 5 = 4 THEN 'prospect' ELSE 'active' END::"ClientStatus",
            ${userAt("i")}, now() - (i % 1825) * interval '1 day' - (i % 86400) * interval '1 second', now()
     FROM generate_series(${from}, ${to}) AS i`,
+    quiet,
   );
   await inChunks(
     session,
@@ -289,6 +311,7 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
     INSERT INTO client_tags (tenant_id, client_id, tag_id)
     SELECT ${tenantId}, ${clientBase} + i, ${idAt(tagIds, "i + k")}
     FROM generate_series(${from}, ${to}) AS i, generate_series(0, 1) AS k WHERE k = 0 OR i % 3 = 0`,
+    quiet,
   );
   const [industry, employees, onboarded, aml] = fieldIds;
   await inChunks(
@@ -304,6 +327,7 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
                          (${onboarded}, to_jsonb(to_char(current_date - (i % 900), 'YYYY-MM-DD'))),
                          (${aml}, to_jsonb(i % 4 <> 0))) AS f(id, value)
     WHERE f.id <> ${onboarded} OR i % 2 = 0`,
+    quiet,
   );
 
   const contactBase = await nextId("contacts");
@@ -327,6 +351,7 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
            CASE WHEN (id - ${contactBase} - 1) % ${contactsPerClient} = 0 THEN 'Director' ELSE 'Finance manager' END,
            (id - ${contactBase} - 1) % ${contactsPerClient} = 0, (id - ${contactBase} - 1) % ${contactsPerClient} = 0
     FROM c`,
+    quiet,
   );
   await session.query("ALTER TABLE client_contacts ENABLE TRIGGER client_contacts_search_text");
   await inChunks(
@@ -335,6 +360,7 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
     clients,
     (from, to) => `
     UPDATE clients SET search_text = DEFAULT WHERE tenant_id = ${tenantId} AND id BETWEEN ${clientBase} + ${from} AND ${clientBase} + ${to}`,
+    quiet,
   );
 
   const jobBase = await nextId("jobs");
@@ -353,6 +379,7 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
            1 + i % 40, s.id = ${completed}, CASE WHEN s.id = ${completed} THEN current_date + (i % 730 - 400) - 1 END,
            i % 9 = 0, now() - (i % 1000) * interval '1 day', now()
     FROM generate_series(${from}, ${to}) AS i, LATERAL (SELECT ${idAt(statusIds, "i")} AS id) AS s`,
+    quiet,
   );
   await inChunks(
     session,
@@ -365,6 +392,7 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
                SELECT ${tenantId}, ${jobBase} + i, ${userAt("i + 1")} FROM generate_series(${from}, ${to}) AS i WHERE i % 5 = 0)
     INSERT INTO job_tags (tenant_id, job_id, tag_id)
     SELECT ${tenantId}, ${jobBase} + i, ${idAt(tagIds, "i")} FROM generate_series(${from}, ${to}) AS i WHERE i % 2 = 0`,
+    quiet,
   );
 
   await session.query("ALTER TABLE clients ENABLE TRIGGER clients_assigned");
@@ -384,6 +412,7 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
            ${pick(NOTES, "i")}, 15 * (1 + i % 16), d, d + interval '17 hours', d + interval '17 hours'
     FROM generate_series(${from}, ${to}) AS i,
          LATERAL (SELECT 1 + (i - 1) / ${timeLogsPerJob} AS j, current_date - (i % 730) AS d) AS x`,
+    quiet,
   );
   await session.query("ALTER TABLE time_logs ENABLE TRIGGER time_logs_day_counts");
   await session.query(`
@@ -394,16 +423,41 @@ async function seedLargeTenant(session: pg.Client): Promise<BenchTokens> {
   for (const table of ["clients", "contacts", "jobs", "time_logs"]) {
     await session.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`);
   }
+  return users;
+}
+
+const mint = async (user: { tenantId: number; id: number }) =>
+  (await createApiToken(await prisma(), { tenantId: user.tenantId, userId: user.id }, "Benchmark")).token;
+
+/** The large tenant, then the firms; each firm's owner's token in `firms`. */
+async function seedTenants(session: pg.Client): Promise<BenchTokens> {
+  const users = await seedTenant(session, {
+    name: "Bench Large Firm",
+    domain: "bench.test",
+    clients: SCALE.clients,
+    staff: STAFF,
+  });
+  const firms: string[] = [];
+  for (let n = 1; n <= FIRMS; n++) {
+    const started = Date.now();
+    const [owner] = await seedTenant(session, {
+      name: `Bench Firm ${n}`,
+      domain: `firm${n}.bench.test`,
+      clients: FIRM_CLIENTS,
+      staff: FIRM_STAFF,
+      quiet: true,
+    });
+    firms.push(await mint(owner));
+    console.error(
+      `Bench Firm ${n}: ${FIRM_CLIENTS.toLocaleString("en")} clients in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+  }
   console.error("analyzing ...");
   // Setting the search texts rewrote every client row: compact the table as a long-lived one would be.
   await session.query("VACUUM FULL clients");
   await session.query("VACUUM ANALYZE");
-
-  const owner = users[0];
   const assigned = users.find((u) => u.clientAccess === "assigned_clients")!;
-  const mint = async (user: { id: number }) =>
-    (await createApiToken(client, { tenantId, userId: user.id }, "Benchmark")).token;
-  return { owner: await mint(owner), assigned: await mint(assigned) };
+  return { owner: await mint(users[0]), assigned: await mint(assigned), firms };
 }
 
 // Session settings and trigger switches need one real connection: the direct URL when a pooler is in front.
@@ -416,7 +470,7 @@ try {
     throw new Error("The database is not empty: drop and recreate it first (the bench seed fills an empty one).");
   await seedDemo(client);
   await session.connect();
-  const tokens = await seedLargeTenant(session);
+  const tokens = await seedTenants(session);
   await mkdir(BENCH_OUT, { recursive: true });
   await writeFile(TOKENS_FILE, JSON.stringify(tokens, null, 2) + "\n");
   // The tokens themselves are never printed: CI's log is checked for token values (.ci/log-check).
