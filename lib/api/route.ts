@@ -13,6 +13,7 @@ import { logError } from "@/lib/core/log";
 import { noteCaller } from "@/lib/core/request-context";
 import { parseInput } from "@/lib/core/validation";
 import { type Database, database } from "@/lib/db/client";
+import { noteWriteSucceeded } from "@/lib/db/disk-space";
 import { databaseFault } from "@/lib/db/faults";
 import { InProcessPositions, type PositionStore, RedisPositions } from "@/lib/db/replica-positions";
 import { ReplicaRead, readFrom } from "@/lib/db/replicas";
@@ -209,6 +210,8 @@ async function attempt(
     const response = await onReadServer(db!, request, admission.caller, () =>
       answer(request, context, admission.caller),
     );
+    // A write stored: the disk has room again (what /api/health reports, lib/db/disk-space.ts).
+    if (response.ok && !READ_METHODS.has(request.method)) noteWriteSucceeded();
     return { response, rateLimitHeaders };
   } catch (error) {
     // The 401's headers are its limit's (requests without a valid token), which the 405 then carries.

@@ -4,6 +4,7 @@
 
 import { logError } from "@/lib/core/log";
 import { type Database, database } from "@/lib/db/client";
+import { diskLatelyFull } from "@/lib/db/disk-space";
 import { type ReplicaHealth, replicaUrls, serverName } from "@/lib/db/replicas";
 import expectedMigrations from "@/lib/generated/migrations.json";
 import { upstashFromEnv } from "@/lib/ratelimit/upstash";
@@ -15,6 +16,8 @@ export interface HealthReport {
   database: {
     kind: "postgres" | "pglite";
     reachable: boolean;
+    /** False while writes are refused for want of disk space (lib/db/disk-space.ts): the instance cannot serve writes. */
+    writable: boolean;
     migrations?: { up_to_date: boolean; applied: number; pending: string[] };
   };
   rate_limit: { store: "upstash" | "memory"; reachable: boolean };
@@ -70,13 +73,14 @@ async function checkDatabase(): Promise<HealthReport["database"]> {
     );
   } catch (error) {
     logFailure("the database", error);
-    return { kind, reachable: false };
+    return { kind, reachable: false, writable: false };
   }
   const done = new Set(applied.map((row) => row.migration_name));
   const pending = expectedMigrations.filter((name) => !done.has(name));
   return {
     kind: db.kind,
     reachable: true,
+    writable: !diskLatelyFull(),
     migrations: { up_to_date: pending.length === 0, applied: done.size, pending },
   };
 }
@@ -95,7 +99,7 @@ async function checkRateLimitStore(): Promise<HealthReport["rate_limit"]> {
 
 export async function healthReport(): Promise<HealthReport> {
   const [db, rateLimit, replicas] = await Promise.all([checkDatabase(), checkRateLimitStore(), checkReplicas()]);
-  const healthy = db.reachable && db.migrations?.up_to_date === true;
+  const healthy = db.reachable && db.writable && db.migrations?.up_to_date === true;
   return {
     status: healthy ? "ok" : "unavailable",
     database: db,

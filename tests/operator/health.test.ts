@@ -33,6 +33,7 @@ describe("GET /api/health", () => {
       database: {
         kind: process.env.DATABASE_URL ? "postgres" : "pglite",
         reachable: true,
+        writable: true,
         migrations: { up_to_date: true, applied: (await listMigrations()).length, pending: [] },
       },
       rate_limit: { store: "memory", reachable: true },
