@@ -84,6 +84,27 @@ describe("GET /api/health", () => {
   });
 });
 
+describe("GET /api/health while Upstash is away", () => {
+  it("logs one line when Upstash goes away and one when it is back, not one per call", async () => {
+    vi.stubEnv("UPSTASH_REDIS_REST_URL", emulator.url);
+    vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", emulator.token);
+    expect((await health()).body.rate_limit.reachable).toBe(true);
+
+    const errors = spyOnLog("error");
+    vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", "wrong-token");
+    for (let i = 0; i < 5; i++) expect((await health()).body.rate_limit.reachable).toBe(false);
+    const aboutUpstash = () => errors.mock.calls.filter(([message]) => /rate-limit store/.test(message));
+    expect(aboutUpstash()).toHaveLength(1);
+
+    vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", emulator.token);
+    expect((await health()).body.rate_limit.reachable).toBe(true);
+    vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", "wrong-token");
+    for (let i = 0; i < 3; i++) await health();
+    // Away again after it came back: a second line.
+    expect(aboutUpstash()).toHaveLength(2);
+  });
+});
+
 describe("GET /api/live", () => {
   it("answers 200 JSON without touching the database, so an outage does not get the process restarted", async () => {
     vi.stubEnv("DATABASE_URL", "postgresql://app:s3cret@127.0.0.1:1/nowhere");
