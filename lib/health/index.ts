@@ -1,4 +1,5 @@
-// What GET /api/health reports: whether this instance can serve. The database must answer and carry every migration
+// What GET /api/health reports: whether this instance can serve (readiness; /api/live is liveness). It must have
+// warmed up once (./readiness.ts: "starting" until then), and the database must answer and carry every migration
 // of this build (else 503: a load balancer or deploy check should hold traffic back); the rate-limit store is
 // reported too, but the API fails open without it, so an unreachable one does not make the instance unhealthy.
 
@@ -8,6 +9,7 @@ import { diskLatelyFull } from "@/lib/db/disk-space";
 import { type ReplicaHealth, replicaUrls, serverName } from "@/lib/db/replicas";
 import expectedMigrations from "@/lib/generated/migrations.json";
 import { upstashFromEnv } from "@/lib/ratelimit/upstash";
+import { isWarm, warmUp } from "./readiness";
 
 /**
  * The whole check answers within this bound whatever the database or Redis does (a hung primary, a blackholed
@@ -16,7 +18,8 @@ import { upstashFromEnv } from "@/lib/ratelimit/upstash";
 const CHECK_TIMEOUT_MS = 2_000;
 
 export interface HealthReport {
-  status: "ok" | "unavailable";
+  /** "starting" until the instance has warmed up once (./readiness.ts): not ready, though alive (/api/live). */
+  status: "ok" | "starting" | "unavailable";
   database: {
     kind: "postgres" | "pglite";
     reachable: boolean;
@@ -133,11 +136,27 @@ async function checkRateLimitStore(): Promise<HealthReport["rate_limit"]> {
   }
 }
 
+/** Whether the instance has warmed up, waiting for its warm-up within the check's bound. */
+async function checkWarm(): Promise<boolean> {
+  if (isWarm()) return true;
+  try {
+    await once("the warm-up", warmUp);
+    return true;
+  } catch {
+    return false; // a warm-up cut by the bound goes on; a failed one is retried by the next check
+  }
+}
+
 export async function healthReport(): Promise<HealthReport> {
-  const [db, rateLimit, replicas] = await Promise.all([checkDatabase(), checkRateLimitStore(), checkReplicas()]);
+  const [warm, db, rateLimit, replicas] = await Promise.all([
+    checkWarm(),
+    checkDatabase(),
+    checkRateLimitStore(),
+    checkReplicas(),
+  ]);
   const healthy = db.reachable && db.writable && db.migrations?.up_to_date === true;
   return {
-    status: healthy ? "ok" : "unavailable",
+    status: !healthy ? "unavailable" : warm ? "ok" : "starting",
     database: db,
     rate_limit: rateLimit,
     ...(replicas ? { replicas } : {}),
