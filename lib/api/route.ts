@@ -15,13 +15,11 @@ import { parseInput } from "@/lib/core/validation";
 import { type Database, database } from "@/lib/db/client";
 import { noteWriteSucceeded } from "@/lib/db/disk-space";
 import { databaseFault } from "@/lib/db/faults";
-import { InProcessPositions, type PositionStore, RedisPositions } from "@/lib/db/replica-positions";
 import { ReplicaRead, readFrom } from "@/lib/db/replicas";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { RAW_QUERY_HEADER } from "@/lib/http/request-target";
 import { observeApiRequest } from "@/lib/observability/api-request";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
-import { upstashFromEnv } from "@/lib/ratelimit/upstash";
 import { bearerToken } from "@/lib/tokens";
 import { accessRefusal, eventsRefusal, resourceLabel, TOKEN_RESOURCES, type TokenResource } from "@/lib/tokens/access";
 import { authenticate } from "./authenticate";
@@ -29,6 +27,7 @@ import { errorResponse } from "./error-response";
 import { idempotent } from "./idempotency";
 import { queryObject, readJsonObject } from "./request";
 import { faultAnswer } from "./unavailable";
+import { writePositions } from "./write-positions";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
@@ -249,15 +248,6 @@ async function onReadServer(db: Database, request: Request, caller: Caller, work
       .noteWrite(key, writePositions())
       .catch((error) => logError("Recording a write's WAL position failed", error));
   }
-}
-
-let positions: PositionStore | undefined;
-/** Where callers' write positions are kept: Redis, seen by every instance, when configured; else this process. */
-function writePositions(): PositionStore {
-  const upstash = upstashFromEnv();
-  if (upstash) return new RedisPositions(upstash.redis);
-  positions ??= new InProcessPositions();
-  return positions;
 }
 
 function finish({ response, error, rateLimitHeaders }: Attempt): Response {
