@@ -1,0 +1,115 @@
+// Read-your-writes on replicas when Redis fails (issue 55 items 1 and 2), with a real redis-server of the test's own
+// (behind the Upstash emulator, and a fault proxy to hang it) and replicas whose replay the test sets:
+// - Redis away: known away after one failed call, so that no request waits on it again for the window (as the rate
+//   limiter does); reads go to the primary meanwhile (a caller's last write may be on another instance), logged once.
+// - Redis losing its data (FLUSHALL): the writer's own reads still see its writes, from the position kept in process.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createClient } from "redis";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { writePositions } from "@/lib/api/write-positions";
+import { type ReplicaServer, ReplicaSet } from "@/lib/db/replicas";
+import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
+import { freePort } from "../support/built-server";
+import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
+import { spyOnLog } from "../support/log";
+
+let redisServer: ChildProcess;
+let redisUrl: string;
+let emulator: UpstashEmulator;
+let proxy: FaultProxy;
+
+beforeAll(async () => {
+  const port = await freePort();
+  redisServer = spawn("redis-server", ["--port", String(port), "--save", "", "--appendonly", "no"], {
+    stdio: "ignore",
+  });
+  redisUrl = `redis://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const probe = createClient({ url: redisUrl });
+    probe.on("error", () => {});
+    try {
+      await probe.connect();
+      await probe.quit();
+      break;
+    } catch {
+      if (i > 50) throw new Error("redis-server did not start");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  emulator = await startUpstashEmulator({ redisUrl });
+  proxy = await startFaultProxy({ host: "127.0.0.1", port: Number(new URL(emulator.url).port) });
+});
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+  await proxy.set("pass");
+});
+afterAll(async () => {
+  await proxy?.close();
+  await emulator?.close();
+  redisServer?.kill("SIGTERM");
+});
+
+/** A replica whose replay position the test sets (it never runs statements of the app's). */
+function replicaAt(position: { replayed: string }, name: string): ReplicaServer {
+  return {
+    name,
+    connect: async () => {
+      throw new Error("not used");
+    },
+    statementName: () => undefined,
+    read: async () => {
+      throw new Error("not used");
+    },
+    prisma: {} as ReplicaServer["prisma"],
+    query: async <Row>() => [{ position: position.replayed }] as Row[],
+    close: async () => {},
+  };
+}
+
+/** One replica lagging behind the primary's writes; each instance of the app is a fresh import. */
+async function lagging() {
+  vi.stubEnv("DATABASE_REPLICA_MAX_LAG_MS", "60000");
+  const primary = { position: "0/100" };
+  const replica = { replayed: "0/100" };
+  const set = new ReplicaSet([replicaAt(replica, "standby")], async () => primary.position);
+  await set.check();
+  return { set, primary, replica };
+}
+
+function useRedis(url = emulator.url) {
+  vi.stubEnv("UPSTASH_REDIS_REST_URL", url);
+  vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", emulator.token);
+}
+
+describe("write positions when Redis fails", () => {
+  it("after Redis lost its data, a writer's own reads still go where its write is", async () => {
+    useRedis();
+    const { set, primary } = await lagging();
+    primary.position = "0/200"; // the write; the standby has replayed 0/100 only
+    await set.noteWrite("1:1", writePositions());
+    expect(await set.choose("1:1", writePositions())).toBeUndefined(); // the primary
+
+    const admin = createClient({ url: redisUrl });
+    await admin.connect();
+    await admin.flushAll();
+    await admin.quit();
+    for (let i = 0; i < 15; i++) expect(await set.choose("1:1", writePositions())).toBeUndefined();
+  });
+
+  it("once Redis is known away, no request waits on it: reads go to the primary, and it is logged once", async () => {
+    useRedis(proxy.via(emulator.url));
+    const { set, primary } = await lagging();
+    const errors = spyOnLog("error");
+    await proxy.set("blackhole");
+    // 20 writes and 20 reads by other callers than the writer: one waits out Redis's deadline (1 s), then none.
+    const start = performance.now();
+    for (let i = 0; i < 20; i++) {
+      primary.position = `0/${(0x200 + i).toString(16)}`;
+      await set.noteWrite(`1:${i}`, writePositions());
+      expect(await set.choose(`2:${i}`, writePositions())).toBeUndefined();
+    }
+    expect(performance.now() - start).toBeLessThan(5_000);
+    expect(errors.mock.calls.filter(([message]) => /Redis did not answer/.test(message))).toHaveLength(1);
+  });
+});
