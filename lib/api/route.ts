@@ -91,6 +91,8 @@ interface Route {
   rateLimit?: EndpointRateLimit;
   /** For a method the path lacks: its 405, judged before the token (a 401 gives way to it). */
   lacking?: ApiError;
+  /** The route template the log line and the trace name (`/api/v1/users/email/{email}`), never the path as sent. */
+  template?: string;
 }
 
 type NextContext = { params: Promise<PathParams> };
@@ -140,16 +142,19 @@ export function apiRoute(...endpoints: AnyEndpoint[]): Record<Method | "OPTIONS"
     throw new Error(`apiRoute: one endpoint per method, all of one path (given ${[...paths].join(", ") || "none"}).`);
   endpoints.forEach(assertJudgeable);
   const allow = [...METHODS.filter((m) => byMethod.has(m)), "OPTIONS"].join(", ");
+  const template = `/api/v1${[...paths][0]}`;
   const lacking = new ApiError(405, `Method not allowed. This path accepts: ${allow}.`, undefined, { Allow: allow });
   const entries = METHODS.map((method): [Method, NextHandler] => {
     const spec = byMethod.get(method);
     // A method the path does not have is a 405 whatever the token holds, and whether it holds one.
     const answer = spec ? answerWith(spec) : refuseWith(lacking);
-    const route: Route = spec ? { resource: spec.resource, rateLimit: spec.rateLimit } : { resource: null, lacking };
+    const route: Route = spec
+      ? { resource: spec.resource, rateLimit: spec.rateLimit, template }
+      : { resource: null, lacking, template };
     return [method, (request, context) => handle(request, context, answer, route)];
   });
   const preflight: NextHandler = (request) =>
-    observeApiRequest(request, async () => new Response(null, { status: 204, headers: { Allow: allow } }));
+    observeApiRequest(request, async () => new Response(null, { status: 204, headers: { Allow: allow } }), template);
   return { ...(Object.fromEntries(entries) as Record<Method, NextHandler>), OPTIONS: preflight };
 }
 
@@ -163,7 +168,7 @@ export const unknownPath = Object.fromEntries(
 
 /** Every request's id, log line, request log entry and span attributes (lib/observability), around its answer. */
 const handle = (request: Request, context: NextContext, answer: Answer, route: Route): Promise<Response> =>
-  observeApiRequest(request, () => respond(request, context, answer, route));
+  observeApiRequest(request, () => respond(request, context, answer, route), route.template);
 
 /**
  * Every answer, error or not, carries the caller's rate-limit headers (the limit of requests in flight is the HTTP
