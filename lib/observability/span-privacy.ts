@@ -3,7 +3,6 @@
 // (`/users/email/jane%40…`). This processor, first of the tracer's, cuts the query off and writes an email segment as
 // `{email}` before any exporter sees the span. The route template is the route's own
 // (lib/observability/api-request.ts).
-import type { Context } from "@opentelemetry/api";
 import type { ReadableSpan, Span, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 
 const WITH_QUERY = ["http.target", "http.url", "url.full", "next.url"];
@@ -24,7 +23,7 @@ function cleaned(attributes: Record<string, unknown>): Record<string, string> {
 }
 
 export class QueryStrippingSpanProcessor implements SpanProcessor {
-  onStart(span: Span, _context: Context) {
+  onStart(span: Span) {
     span.setAttributes(cleaned(span.attributes));
   }
 
