@@ -7,9 +7,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { writePositions } from "@/lib/api/write-positions";
-import { type ReplicaServer, ReplicaSet } from "@/lib/db/replicas";
+import { ReplicaSet } from "@/lib/db/replicas";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
 import { freePort } from "../support/built-server";
+import { fakeReplica } from "../support/fake-replica";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { spyOnLog } from "../support/log";
 
@@ -50,29 +51,13 @@ afterAll(async () => {
   redisServer?.kill("SIGTERM");
 });
 
-/** A replica whose replay position the test sets (it never runs statements of the app's). */
-function replicaAt(position: { replayed: string }, name: string): ReplicaServer {
-  return {
-    name,
-    connect: async () => {
-      throw new Error("not used");
-    },
-    statementName: () => undefined,
-    read: async () => {
-      throw new Error("not used");
-    },
-    prisma: {} as ReplicaServer["prisma"],
-    query: async <Row>() => [{ position: position.replayed }] as Row[],
-    close: async () => {},
-  };
-}
-
 /** One replica lagging behind the primary's writes; each instance of the app is a fresh import. */
 async function lagging() {
   vi.stubEnv("DATABASE_REPLICA_MAX_LAG_MS", "60000");
   const primary = { position: "0/100" };
-  const replica = { replayed: "0/100" };
-  const set = new ReplicaSet([replicaAt(replica, "standby")], async () => primary.position);
+  const replica = fakeReplica("standby");
+  replica.replayed = "0/100";
+  const set = new ReplicaSet([replica.server], async () => primary.position);
   await set.check();
   return { set, primary, replica };
 }
