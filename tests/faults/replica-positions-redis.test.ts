@@ -6,9 +6,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import * as clientsRoute from "@/app/api/v1/clients/route";
 import { writePositions } from "@/lib/api/write-positions";
+import { closeDatabase } from "@/lib/db/client";
 import { ReplicaSet } from "@/lib/db/replicas";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
+import { call, tokenFor } from "../support/api";
 import { freePort } from "../support/built-server";
 import { fakeReplica } from "../support/fake-replica";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
@@ -96,5 +99,38 @@ describe("write positions when Redis fails", () => {
     }
     expect(performance.now() - start).toBeLessThan(5_000);
     expect(errors.mock.calls.filter(([message]) => /Redis did not answer/.test(message))).toHaveLength(1);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("the API with a replica configured while Redis hangs", () => {
+  afterAll(async () => {
+    await closeDatabase();
+  });
+
+  it("answers every write and read, waiting on Redis once, and logs the outage once", async () => {
+    // The "replica" is the primary's own database: a server not in recovery has replayed all it wrote.
+    await closeDatabase();
+    vi.stubEnv("DATABASE_REPLICA_URLS", process.env.DATABASE_URL as string);
+    vi.stubEnv("RATE_LIMIT_KEY_PREFIX", `test:faults:${Date.now().toString(36)}`);
+    // A proxy of its own: a Redis URL no earlier test has found away.
+    const own = await startFaultProxy({ host: "127.0.0.1", port: Number(new URL(emulator.url).port) });
+    useRedis(own.via(emulator.url));
+    const token = await tokenFor("owner@acme.test");
+    expect((await call(clientsRoute, "GET", "clients", { token })).status).toBe(200);
+
+    const errors = spyOnLog("error");
+    await own.set("blackhole");
+    const statuses: number[] = [];
+    const start = performance.now();
+    for (let i = 0; i < 10; i++) {
+      const created = await call(clientsRoute, "POST", "clients", { token, body: { name: `Outage ${i}` } });
+      const listed = await call(clientsRoute, "GET", "clients", { token });
+      statuses.push(created.status, listed.status);
+    }
+    // Each of the 20 waited Redis's 1 s deadline twice (rate limit, then position) before the fix.
+    expect(performance.now() - start).toBeLessThan(8_000);
+    expect(statuses).toEqual(Array(10).fill([201, 200]).flat());
+    expect(errors.mock.calls.filter(([message]) => /Redis/.test(message)).length).toBeLessThanOrEqual(1);
+    await own.close();
   });
 });
