@@ -13,6 +13,8 @@ export const MUTATED = [
   { file: "lib/tokens/access.ts", least: 90 },
   { file: "lib/core/cursor.ts", least: 90 },
   { file: "lib/auth/visibility.ts", least: 90 },
+  { file: "lib/oauth/scopes.ts", least: 90 },
+  { file: "lib/oauth/pkce.ts", least: 90 },
   {
     // The wrapper's checks and their order; not its replica routing, fault retries or Accept parsing.
     file: "lib/api/route.ts",

@@ -2,7 +2,7 @@
 // Every value is random (lib/tokens's scheme with its own prefix) and stored only as its SHA-256. Refresh tokens
 // rotate on every use; a used one keeps its successor pair for 30 s, encrypted with a key derived from its own value
 // (so the stored pair is useless without the old token), for a refresh that raced it; a use after that ends the grant.
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { type Actor, recordAudit } from "@/lib/audit/mutations";
 import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -11,6 +11,7 @@ import { type TokenAccess, tokenAccessSchema } from "@/lib/tokens/access";
 import type { AppClient } from "./clients";
 import { OAuthError } from "./errors";
 import { grantRevoked } from "./grants";
+import { verifierMatches } from "./pkce";
 import { scopeOf } from "./scopes";
 import {
   ACCESS_TOKEN_SECONDS,
@@ -52,16 +53,6 @@ export async function issueCode(
     },
   });
   return code;
-}
-
-/** RFC 7636 §4.1: 43 to 128 unreserved characters. */
-const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
-/** RFC 7636 §4.6 for S256, the only method this server takes: BASE64URL(SHA256(verifier)) equals the challenge. */
-function verifierMatches(verifier: string, challenge: string): boolean {
-  if (!VERIFIER.test(verifier)) return false;
-  const computed = Buffer.from(createHash("sha256").update(verifier).digest("base64url"));
-  const expected = Buffer.from(challenge);
-  return computed.length === expected.length && timingSafeEqual(computed, expected);
 }
 
 /** A `resource` sent to the token endpoint must name the grant's own (RFC 8707 §2.2). */

@@ -604,7 +604,7 @@ it("does not limit route handlers called without a server in front (the count is
     },
   });
   const calls = Array.from({ length: 3 }, () => call(slow, "GET", "probe", { token }));
-  await vi.waitFor(() => expect(started).toBe(3));
+  await vi.waitFor(() => expect(started).toBe(3), { timeout: 30_000 });
   release();
   for (const res of await Promise.all(calls)) expect(res.status).toBe(200);
 });
