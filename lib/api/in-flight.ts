@@ -19,9 +19,13 @@
 // during every abuse with an eighth, against 2.5x and 2.1x during the busy firm's unread and 1,000-row pages with a
 // quarter and 3-12x with half; the busy firm gets about half the answers a quarter gave it while the quiet one
 // is active).
-// When every active tenant waits, each has its whole share. A free place goes to the waiting tenant with the fewest
-// requests in flight, in turn among equals: a firm sending ten times its share waits behind its own requests, and a
-// firm alone may use every place. Within a tenant's queue requests are
+// When every active tenant waits, each has its whole share. A free place goes to the waiting tenant whose requests
+// have held the least place time (its virtual time, as in fair queuing: a request holding its place 200 ms costs a
+// hundred times one holding 2 ms), in turn among equals: a firm sending ten times its share waits behind its own
+// requests, a firm alone may use every place, and a firm not served lately starts up to HEADROOM_MS behind the others,
+// so it goes first. While more tenants are active than there are places, the last free place is kept for the known
+// tenant with the least place time: a quiet firm among many busy ones finds it at once (issue 54: with 7 firms of 6
+// loops of long pages on 4 places, turns per request answered a quiet firm's requests 28-44% of the time). Within a tenant's queue requests are
 // served in order of arrival, unless the queue is standing (its oldest has waited a fifth of the limit): then newest
 // first, so that what is answered is answered soon and the requests refused are the ones that would have waited
 // longest (adaptive LIFO, as in Facebook's "Fail at scale"). A request whose connection closes leaves the count or the
@@ -34,19 +38,22 @@
 // accepting of new connections (2 CPUs, open loop at 1,056 requests/s: with 6 in flight the listen queue overflowed
 // and answered requests waited 2.4-5.6 s for their SYN to be retried, with 4 it did not, p99 0.45-0.7 s). Because the
 // limit is at most the pool's size, the fair shares of places are fair shares of the database's connections too.
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { availableParallelism } from "node:os";
+import { logRefusalOf } from "@/lib/core/log";
 import { poolConfig } from "@/lib/db/client";
 import { underApiV1 } from "@/lib/http/api-path";
-import { whenBodyArrived } from "@/lib/http/body-arrival";
+import { releaseReadAhead, whenBodyArrived } from "@/lib/http/body-arrival";
 import { API_HEADERS } from "@/lib/http/security-headers";
 import { errorBodyAtFrontDoor } from "@/lib/observability/request-id";
-import { logThrottled, serviceUnavailable } from "./unavailable";
+import { hashToken, tokenOfAuthorization } from "@/lib/tokens/format";
+import { serviceUnavailable } from "./unavailable";
 
 /** A request waiting for a place: handed to Next by `admit`. */
 interface Waiting {
   response: ServerResponse;
+  /** Who is refused if it waits too long, for the log (refuse). */
+  who: Who;
   since: number;
   admit: () => void;
   /**
@@ -81,6 +88,13 @@ interface InFlight {
   shareTimer?: NodeJS.Timeout;
   /** Place time (ms) each tenant held below one place may still use, as counted at `at` (see paceAfter). */
   credit: Map<string, { ms: number; at: number }>;
+  /**
+   * Each active tenant's virtual time: the place time (ms) its finished requests held, never more than HEADROOM_MS
+   * behind the others' (see placeTime). The lowest is served first.
+   */
+  virtual: Map<string, number>;
+  /** The sum of the admission times of each tenant's requests in flight: their place time so far, with `holding`. */
+  takenAtSum: Map<string, number>;
 }
 const state: InFlight = ((globalThis as { __cjtInFlight?: InFlight }).__cjtInFlight ??= {
   count: 0,
@@ -92,6 +106,8 @@ const state: InFlight = ((globalThis as { __cjtInFlight?: InFlight }).__cjtInFli
   tenantOfToken: new Map<string, number>(),
   lastSeen: new Map<string, number>(),
   credit: new Map<string, { ms: number; at: number }>(),
+  virtual: new Map<string, number>(),
+  takenAtSum: new Map<string, number>(),
 });
 
 /** API_MAX_IN_FLIGHT, else 2 per CPU and at most the size of the database pool; 0 for no limit. */
@@ -144,19 +160,38 @@ const ACTIVE_MS = 1_000;
 const MAX_WAITING = 1024;
 /** A queue whose oldest request has waited this share of API_MAX_QUEUE_MS is standing (see admitWaiting). */
 const STANDING_SHARE = 0.2;
+/**
+ * How far behind the busiest active tenants' place time a firm not served lately starts (or is kept): its next
+ * requests go before theirs, for up to a second of place time, but it banks no more than that while it is quiet.
+ */
+const HEADROOM_MS = 1_000;
 /** Tokens remembered at the door; past it the oldest is forgotten (its requests wait anonymously until seen again). */
 const MAX_REMEMBERED_TOKENS = 10_000;
 
 const overloaded = serviceUnavailable("overloaded");
 const OVERLOADED_HEADERS = { ...API_HEADERS, ...overloaded.headers, "Content-Type": "application/json" };
 
-/** Answers 503 to a request waiting for a place; a resuming answer, whose head is sent, is cut instead. */
-function refuse(response: ServerResponse, resuming = false) {
+/** Whom the door refuses, as far as it knows: the firm of a token seen authenticated, else the token's hash prefix. */
+interface Who {
+  tenant_id: number | null;
+  token_hash_prefix: string | null;
+}
+
+const UNNAMED: Who = { tenant_id: null, token_hash_prefix: null };
+
+const REFUSAL_REASONS = {
+  "queue-wait": "Answering 503: an API request waited API_MAX_QUEUE_MS for one of API_MAX_IN_FLIGHT places.",
+  "queue-full": "Answering 503: more than 1,024 API requests waited; the oldest of the longest queue was refused.",
+  "no-wait": "Answering 503: every one of API_MAX_IN_FLIGHT places was taken, and API_MAX_QUEUE_MS is 0.",
+};
+
+/**
+ * Answers 503 to a request waiting for a place, and logs whom and why (a line per firm or token, then a count every
+ * 30 s: logRefusalOf); a resuming answer, whose head is sent, is cut instead.
+ */
+function refuse(response: ServerResponse, who: Who, reason: keyof typeof REFUSAL_REASONS, resuming = false) {
   if (resuming) return response.destroy();
-  logThrottled(
-    "overloaded",
-    "Answering 503: API requests waited past API_MAX_QUEUE_MS for one of API_MAX_IN_FLIGHT places.",
-  );
+  logRefusalOf("overloaded", REFUSAL_REASONS[reason], { ...who, reason, status: 503 });
   if (response.destroyed) return;
   const body = errorBodyAtFrontDoor(response, overloaded.message);
   response.writeHead(503, { ...OVERLOADED_HEADERS, "Content-Length": String(Buffer.byteLength(body)) }).end(body);
@@ -165,11 +200,10 @@ function refuse(response: ServerResponse, resuming = false) {
 /** A request still worth answering: its caller has not gone away. */
 const waiting = (entry: Waiting) => !entry.response.destroyed && !entry.response.writableEnded;
 
-/** The bearer token's hash, as authentication computes it (lib/tokens), or undefined. */
+/** The bearer token's hash, read and computed as authentication does (lib/tokens/format.ts), or undefined. */
 function bearerHash(request: IncomingMessage): string | undefined {
-  const header = request.headers.authorization;
-  const token = header?.startsWith("Bearer ") ? header.slice(7).trim() : undefined;
-  return token ? createHash("sha256").update(token).digest("hex") : undefined;
+  const token = tokenOfAuthorization(request.headers.authorization);
+  return token ? hashToken(token) : undefined;
 }
 
 /**
@@ -182,6 +216,14 @@ export function rememberTokenTenant(tokenHash: string, tenantId: number) {
   if (state.tenantOfToken.size > MAX_REMEMBERED_TOKENS) {
     state.tenantOfToken.delete(state.tenantOfToken.keys().next().value!);
   }
+}
+
+function whoOf(request: IncomingMessage, key: string): Who {
+  const hash = bearerHash(request);
+  return {
+    tenant_id: key === ANONYMOUS ? null : Number(key.slice("tenant:".length)),
+    token_hash_prefix: hash === undefined ? null : hash.slice(0, 12),
+  };
 }
 
 /** The queue a request waits in: its token's tenant once authenticated, else the anonymous one. */
@@ -208,8 +250,13 @@ export function admitOrQueue(request: IncomingMessage, response: ServerResponse,
     notifyIfIdle();
   };
   response.once("close", arrived);
+  // The body read ahead leaves the door's budget once Next has the request (its token is looked at then).
+  const handOn = () => {
+    releaseReadAhead(request);
+    pass();
+  };
   whenBodyArrived(request, response, () => {
-    admitArrived(request, response, pass);
+    admitArrived(request, response, handOn);
     arrived();
   });
 }
@@ -220,10 +267,12 @@ function admitArrived(request: IncomingMessage, response: ServerResponse, pass: 
   const limit = inFlightLimit();
   if (limit <= 0) return enter(key, response, pass);
   seen(key);
+  catchUp(key);
   dropDeparted();
   if (mayEnterNow(key, limit)) return enter(key, response, pass);
-  if (queueWaitLimitMs() <= 0) return refuse(response);
-  wait(key, { response, since: performance.now(), admit: () => enter(key, response, pass) });
+  const who = whoOf(request, key);
+  if (queueWaitLimitMs() <= 0) return refuse(response, who, "no-wait");
+  wait(key, { response, who, since: performance.now(), admit: () => enter(key, response, pass) });
 }
 
 /**
@@ -245,9 +294,13 @@ function activeTenants(now = performance.now()): number {
   for (const [key, at] of state.lastSeen) {
     if (now - at < ACTIVE_MS) break;
     if (state.holding.has(key) || state.queues.has(key)) seen(key, now);
-    else state.lastSeen.delete(key);
+    else {
+      state.lastSeen.delete(key);
+      state.virtual.delete(key);
+    }
   }
   const anonymous = state.holding.has(ANONYMOUS) || state.queues.has(ANONYMOUS);
+  if (!anonymous) state.virtual.delete(ANONYMOUS);
   return state.lastSeen.size + (anonymous ? 1 : 0);
 }
 
@@ -293,9 +346,59 @@ const resting = (key: string, share: number, now: number) => share < 1 && credit
 /** Whether `key` holds fewer places than its share (at least one). */
 const underShare = (key: string, share: number) => (state.holding.get(key) ?? 0) < Math.max(1, Math.floor(share));
 
+/**
+ * `key`'s virtual time now: the place time its finished requests held, plus what those in flight have held so far
+ * (fair queuing by place time: a request that holds its place 200 ms costs its firm a hundred of one that holds 2 ms).
+ */
+function placeTime(key: string, now = performance.now()): number {
+  const held = state.holding.get(key) ?? 0;
+  return (state.virtual.get(key) ?? 0) + held * now - (state.takenAtSum.get(key) ?? 0);
+}
+
+/** The lowest virtual time among the active tenants other than `key`, or undefined when there is none. */
+function lowestOthers(key: string, now: number): number | undefined {
+  let lowest: number | undefined;
+  for (const other of state.virtual.keys())
+    if (other !== key) lowest = Math.min(lowest ?? Number.POSITIVE_INFINITY, placeTime(other, now));
+  return lowest;
+}
+
+/**
+ * Keeps `key`'s virtual time at most HEADROOM_MS behind the lowest of the other active tenants': a firm not served
+ * lately (or new) starts there and goes first, yet a firm quiet for long banks no more than that. Requests of no known
+ * firm start level with the others, never ahead (a stranger gets no headroom).
+ */
+function catchUp(key: string, now = performance.now()) {
+  const lowest = lowestOthers(key, now) ?? 0;
+  const floor = key === ANONYMOUS ? lowest : lowest - HEADROOM_MS;
+  const own = state.virtual.get(key);
+  if (own === undefined || placeTime(key, now) < floor)
+    state.virtual.set(key, (own ?? 0) + floor - placeTime(key, now));
+}
+
+/** The known active tenant with the lowest virtual time: the one the last free place is kept for (mayTakeLast). */
+function lowestKnown(now: number): string | undefined {
+  let lowest: string | undefined;
+  for (const key of state.lastSeen.keys())
+    if (lowest === undefined || placeTime(key, now) < placeTime(lowest, now)) lowest = key;
+  return lowest;
+}
+
+/**
+ * Whether `key` may take a place now as far as the headroom goes: while more tenants are active than there are
+ * places (each then holds at most one), the last free place is kept for the known tenant with the lowest virtual
+ * time (a firm not served lately, or a quiet firm's light requests), so that its next request finds it at once
+ * rather than waiting for one of the busy firms' to end.
+ */
+function mayTakeLast(key: string, limit: number) {
+  if (state.count < limit - 1 || activeTenants() <= limit) return true;
+  const lowest = lowestKnown(performance.now());
+  return lowest === undefined || lowest === key;
+}
+
 /** A request of `key` may take a place at once: one is free, its tenant is under its share and none of its own wait. */
 const mayEnterNow = (key: string, limit: number) =>
-  state.count < limit && !state.queues.has(key) && underShare(key, fairShare(limit));
+  state.count < limit && !state.queues.has(key) && underShare(key, fairShare(limit)) && mayTakeLast(key, limit);
 
 function wait(key: string, entry: Waiting) {
   const queue = state.queues.get(key) ?? [];
@@ -304,7 +407,7 @@ function wait(key: string, entry: Waiting) {
   state.waitingCount++;
   if (state.waitingCount > MAX_WAITING) {
     const oldest = takeOldestOfLongestQueue();
-    refuse(oldest.response, oldest.resuming);
+    refuse(oldest.response, oldest.who, "queue-full", oldest.resuming);
   }
   admitWaiting();
 }
@@ -322,6 +425,7 @@ function enter(key: string, response: ServerResponse, pass: () => void) {
     takenAt = performance.now();
     state.count++;
     state.holding.set(key, (state.holding.get(key) ?? 0) + 1);
+    state.takenAtSum.set(key, (state.takenAtSum.get(key) ?? 0) + takenAt);
   };
   take();
   const cut = setTimeout(() => response.destroy(), answerDeadlineMs());
@@ -329,11 +433,18 @@ function enter(key: string, response: ServerResponse, pass: () => void) {
   const leave = () => {
     if (!counted) return;
     counted = false;
+    const now = performance.now();
+    // The place time held is charged to the tenant's virtual time (kept while it is active).
+    if (state.virtual.has(key)) state.virtual.set(key, state.virtual.get(key)! + now - takenAt);
     state.count--;
     const held = state.holding.get(key)! - 1;
-    if (held === 0) state.holding.delete(key);
-    else state.holding.set(key, held);
-    const now = performance.now();
+    if (held === 0) {
+      state.holding.delete(key);
+      state.takenAtSum.delete(key);
+    } else {
+      state.holding.set(key, held);
+      state.takenAtSum.set(key, state.takenAtSum.get(key)! - takenAt);
+    }
     paceAfter(key, now - takenAt, now);
     admitWaiting();
   };
@@ -377,7 +488,8 @@ function enter(key: string, response: ServerResponse, pass: () => void) {
     };
     const limit = inFlightLimit();
     if (limit <= 0 || mayEnterNow(key, limit)) resume();
-    else wait(key, { response, since: performance.now(), admit: resume, resuming: true });
+    // Never refused with a 503 (its head is sent; it is cut instead), so never logged as whom.
+    else wait(key, { response, who: UNNAMED, since: performance.now(), admit: resume, resuming: true });
     return true;
   } as typeof emit;
   response.once("close", () => {
@@ -402,15 +514,18 @@ function takeFrom(key: string, queue: Waiting[], now: number, maxWait: number): 
   return entry;
 }
 
-/** The waiting tenant under its share with the fewest requests in flight; among equals, the first in turn. */
-function nextTenant(share: number): [string, Waiting[]] | undefined {
+/**
+ * The waiting tenant under its share with the lowest virtual time (the least place time held); among equals, the
+ * first in turn. None when the last free place is kept for another (mayTakeLast).
+ */
+function nextTenant(share: number, limit: number): [string, Waiting[]] | undefined {
   let best: [string, Waiting[]] | undefined;
   const now = performance.now();
   for (const [key, queue] of state.queues) {
     if (!underShare(key, share) || resting(key, share, now)) continue;
-    if (!best || (state.holding.get(key) ?? 0) < (state.holding.get(best[0]) ?? 0)) best = [key, queue];
+    if (!best || placeTime(key, now) < placeTime(best[0], now)) best = [key, queue];
   }
-  return best;
+  return best && (limit <= 0 || mayTakeLast(best[0], limit)) ? best : undefined;
 }
 
 function takeOldestOfLongestQueue(): Waiting {
@@ -429,7 +544,7 @@ function admitWaiting() {
   const maxWait = queueWaitLimitMs();
   refuseExpired(performance.now(), maxWait);
   while (state.waitingCount > 0 && (limit <= 0 || state.count < limit)) {
-    const next = nextTenant(limit <= 0 ? Number.POSITIVE_INFINITY : waitingShare(limit));
+    const next = nextTenant(limit <= 0 ? Number.POSITIVE_INFINITY : waitingShare(limit), limit);
     if (!next) break;
     const entry = takeFrom(next[0], next[1], performance.now(), maxWait);
     if (waiting(entry)) entry.admit();
@@ -473,7 +588,7 @@ function refuseExpired(now: number, maxWait: number) {
     const kept = queue.filter((entry) => {
       if (!waiting(entry)) return false;
       if (entry.resuming || now - entry.since < maxWait) return true;
-      refuse(entry.response);
+      refuse(entry.response, entry.who, "queue-wait");
       return false;
     });
     state.waitingCount -= queue.length - kept.length;

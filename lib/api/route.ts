@@ -201,11 +201,13 @@ async function attempt(
   let rateLimitHeaders: Record<string, string> = {};
   try {
     let db: Database | undefined;
-    const admission = await admitApiRequest(request, rateLimit, async () =>
-      authenticate((db = await database()), bearerToken(request), request.headers),
-    );
+    const admission = await admitApiRequest(request, rateLimit, async () => {
+      const caller = await authenticate((db = await database()), bearerToken(request), request.headers);
+      // Noted before the token's limits are checked: a 429's log line names its token, user and firm too.
+      noteCaller(caller);
+      return caller;
+    });
     rateLimitHeaders = admission.headers;
-    noteCaller(admission.caller);
     const refusal =
       resource &&
       accessRefusal(admission.caller.tokenAccess, resource, READ_METHODS.has(request.method) ? "read" : "write");

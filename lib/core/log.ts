@@ -92,3 +92,27 @@ export const logError = (message: string, error?: unknown, fields: Record<string
 /** Something refused on purpose (a throttle, an overload, an unsafe webhook address): not an error of the server. */
 export const logRefusal = (message: string, fields: Record<string, unknown> = {}) =>
   log().warn({ kind: "refusal", ...fields }, message);
+
+const REFUSALS_INTERVAL_MS = 30_000;
+/** Refusal summaries kept (one per cause and refused party); past it the oldest is forgotten. */
+const REFUSALS_KEPT = 10_000;
+const refusalsLogged = new Map<string, { at: number; unlogged: number }>();
+
+/**
+ * A refusal of a party (`who`: a token's hash prefix, a firm, or nobody known) for `cause`: the first logged at once,
+ * then at most once every 30 s per cause and party with `refused_since` counting those not logged, so a storm of 503s
+ * is a few lines that still say who was refused and why.
+ */
+export function logRefusalOf(cause: string, message: string, who: Record<string, unknown>) {
+  const key = `${cause} ${JSON.stringify(who)}`;
+  const now = Date.now();
+  const last = refusalsLogged.get(key);
+  if (last && now - last.at < REFUSALS_INTERVAL_MS) {
+    last.unlogged++;
+    return;
+  }
+  refusalsLogged.delete(key);
+  refusalsLogged.set(key, { at: now, unlogged: 0 });
+  if (refusalsLogged.size > REFUSALS_KEPT) refusalsLogged.delete(refusalsLogged.keys().next().value!);
+  logRefusal(message, { cause, ...who, refused_since: (last?.unlogged ?? 0) + 1 });
+}

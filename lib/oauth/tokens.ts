@@ -97,7 +97,7 @@ export async function exchangeCode(
   params: { code: string; redirectUri: string | null; codeVerifier: string | null; resource: string | null },
 ): Promise<TokenResponse> {
   const hash = hashToken(params.code);
-  const found = await client.oAuthCode.findUnique({ where: { codeHash: hash }, select: { tenantId: true } });
+  const found = await client.oAuthCode.findFirst({ where: { codeHash: hash }, select: { tenantId: true } });
   if (!found) throw new OAuthError("invalid_grant", "Unknown or expired authorization code.");
   const db = tenantDb(client, found.tenantId);
   const outcome = await db.$transaction(async (tx) => {
@@ -195,7 +195,7 @@ export async function refreshTokens(
   params: { refreshToken: string; resource: string | null; address: string | null },
 ): Promise<TokenResponse> {
   const hash = hashToken(params.refreshToken);
-  const found = await client.oAuthRefreshToken.findUnique({ where: { tokenHash: hash }, select: { tenantId: true } });
+  const found = await client.oAuthRefreshToken.findFirst({ where: { tokenHash: hash }, select: { tenantId: true } });
   if (!found) throw new OAuthError("invalid_grant", "Unknown, expired or revoked refresh token.");
   const outcome = await tenantDb(client, found.tenantId).$transaction(async (tx) => {
     // Locked: two refreshes with one token run one after the other, the second seeing the first's successor.
@@ -266,11 +266,11 @@ export async function revokeToken(
 ): Promise<void> {
   const hash = hashToken(token);
   const [access, refresh] = await Promise.all([
-    client.oAuthAccessToken.findUnique({
+    client.oAuthAccessToken.findFirst({
       where: { tokenHash: hash },
       select: { tenantId: true, id: true, grantId: true },
     }),
-    client.oAuthRefreshToken.findUnique({ where: { tokenHash: hash }, select: { tenantId: true, grantId: true } }),
+    client.oAuthRefreshToken.findFirst({ where: { tokenHash: hash }, select: { tenantId: true, grantId: true } }),
   ]);
   const found = access ?? refresh;
   if (!found) return;

@@ -5,7 +5,8 @@
 // frozen instance, and the batch was lost when the instance was recycled: issue 51). On `next start` after() only
 // awaits the same write. Losing the last batch on a crash is acceptable for this log (never for the audit log); a
 // shutdown flushes it (lib/api/shutdown.ts). Entries older than 7 days are deleted by the instance that flushes, at
-// most once an hour. REQUEST_LOG=off keeps nothing (the bench measures the log's cost on the hot path against it).
+// most once an hour, and each batch keeps only the newest REQUEST_LOG_PER_TOKEN (1,000) entries of each token it
+// wrote to: the rate limit alone allowed about 3 million rows (1-6 GB) per token a week (issue 54). REQUEST_LOG=off keeps nothing (the bench measures the log's cost on the hot path against it).
 
 import { after } from "next/server";
 import { logError } from "@/lib/core/log";
@@ -31,6 +32,12 @@ const MAX_BUFFERED = 20_000;
 /** A path is kept to this many characters. */
 const PATH_MAX = 2048;
 const PRUNE_EVERY_MS = 60 * 60_000;
+
+/** REQUEST_LOG_PER_TOKEN: how many of each token's newest entries are kept (default 1,000, twenty pages of the page's 50). */
+export function entriesKeptPerToken(): number {
+  const setting = Number(process.env.REQUEST_LOG_PER_TOKEN || 1000);
+  return Number.isInteger(setting) && setting > 0 ? setting : 1000;
+}
 
 interface Buffer {
   entries: (TokenRequestEntry & { at: Date })[];
@@ -104,6 +111,17 @@ async function write(entries: Buffer["entries"]) {
           errors, answered)
       JOIN api_tokens t ON t.tenant_id = r.tenant_id AND t.id = r.token_id
       ORDER BY r.answered`;
+    // Each token written to keeps its newest entries only: past the kept-th newest (time, then id, as listed), deleted.
+    // The index (tenant_id, token_id, created_at DESC, id DESC) finds that entry in as many steps as are kept.
+    await prisma.$executeRaw`
+      DELETE FROM token_requests d
+      USING (SELECT DISTINCT tenant_id, token_id
+               FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS (tenant_id int, token_id int)) b,
+        LATERAL (SELECT x.created_at, x.id FROM token_requests x
+                  WHERE x.tenant_id = b.tenant_id AND x.token_id = b.token_id
+                  ORDER BY x.created_at DESC, x.id DESC OFFSET ${entriesKeptPerToken() - 1} LIMIT 1) kept
+      WHERE d.tenant_id = b.tenant_id AND d.token_id = b.token_id
+        AND (d.created_at, d.id) < (kept.created_at, kept.id)`;
     if (Date.now() - buffer.lastPrune >= PRUNE_EVERY_MS) {
       buffer.lastPrune = Date.now();
       await prisma.$executeRaw(

@@ -2,8 +2,7 @@
 // it (GitHub's scheme: a mistyped token is refused without a database lookup, and secret scanners can check it).
 // Only the SHA-256 hash and the last four characters are stored; the value exists once, in the answer to its
 // creation. Used by the CLI and the web page.
-import { createHash, randomBytes } from "node:crypto";
-import { crc32 } from "node:zlib";
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { type Actor, cliActor, recordAudit, webActor as webActorOf } from "@/lib/audit/mutations";
 import { isStorableText } from "@/lib/core/validation";
@@ -11,32 +10,15 @@ import { tenantDb } from "@/lib/db/tenant";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { FULL_ACCESS, type TokenAccess, tokenAccessSchema } from "./access";
 import { tokenCreated, tokenEntry } from "./audit";
+import { base62, checksum, hashToken, TOKEN_PREFIX, tokenOfAuthorization } from "./format";
 
-export const TOKEN_PREFIX = "cjt_";
-/** An app's access token (lib/oauth): the same scheme, its own prefix, so that scanners and logs tell them apart. */
-export const APP_TOKEN_PREFIX = "cjo_";
-/** 62^43 > 2^256, so 43 base62 digits hold 32 bytes; 62^6 > 2^32 holds the checksum. */
-const TOKEN_PATTERN = /^(cjt|cjo)_[0-9A-Za-z]{49}$/;
-/** Tokens issued before the checksum (base64url, no checksum) keep working. */
-const LEGACY_TOKEN_PATTERN = /^cjt_[A-Za-z0-9_-]{43}$/;
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
-function base62(value: bigint, width: number): string {
-  let digits = "";
-  for (let rest = value; rest > 0n; rest /= 62n) digits = BASE62[Number(rest % 62n)] + digits;
-  return digits.padStart(width, "0");
-}
-
-const checksum = (body: string) => base62(BigInt(crc32(body)), 6);
-
-/**
- * Whether a value can be a bearer token (a personal token, old format or new, or an app's access token) with a
- * correct checksum. No database involved.
- */
-export function isWellFormedToken(value: string): boolean {
-  if (LEGACY_TOKEN_PATTERN.test(value)) return true;
-  return TOKEN_PATTERN.test(value) && checksum(value.slice(0, -6)) === value.slice(-6);
-}
+export {
+  APP_TOKEN_PREFIX,
+  hashToken,
+  isWellFormedToken,
+  TOKEN_PREFIX,
+  tokenOfAuthorization,
+} from "./format";
 
 export const tokenNameSchema = z
   .string()
@@ -51,14 +33,9 @@ export function generateTokenValue(prefix = TOKEN_PREFIX): string {
   return body + checksum(body);
 }
 
-/** The token of an `Authorization: Bearer <token>` header, or null. */
+/** The token of an `Authorization: Bearer <token>` header, or null (the one parser: tokenOfAuthorization). */
 export function bearerToken(request: Request): string | null {
-  const match = /^Bearer +(\S+) *$/i.exec(request.headers.get("authorization") ?? "");
-  return match ? match[1] : null;
-}
-
-export function hashToken(value: string): string {
-  return createHash("sha256").update(value).digest("hex");
+  return tokenOfAuthorization(request.headers.get("authorization"));
 }
 
 export { TOKEN_EXPIRY_DAYS } from "./options";

@@ -213,6 +213,22 @@ describe("refusals and faults", () => {
     expect(requestLine(refused.headers.get("x-request-id"))).toMatchObject({ level: "info", status: 429 });
     expect(log.lines.filter((l) => l.level === "error")).toEqual([]);
   });
+
+  it("names the token, user and firm in the log line of a 429 over the token's limit", async () => {
+    vi.stubEnv("RATE_LIMIT_PER_MINUTE", "1");
+    vi.resetModules();
+    const fresh = await import("@/app/api/v1/me/route");
+    const { token, id, user } = await freshToken("owner@acme.test");
+    const first = await call(fresh, "GET", "me", { token });
+    const refused = await call(fresh, "GET", "me", { token });
+    expect([first.status, refused.status]).toEqual([200, 429]);
+    expect(requestLine(refused.headers.get("x-request-id"))).toMatchObject({
+      status: 429,
+      token_id: id,
+      user_id: user.id,
+      tenant_id: user.tenantId,
+    });
+  });
 });
 
 describe("IETF rate-limit headers", () => {
@@ -277,6 +293,32 @@ describe("GET /token/requests", () => {
     expect(await db.tokenRequest.count({ where: { tokenId: otherFirm.id, tenantId: otherFirm.user.tenantId } })).toBe(
       1,
     );
+  });
+
+  it("keeps each token's newest REQUEST_LOG_PER_TOKEN entries, whatever the rate limit allows; others' untouched", async () => {
+    vi.stubEnv("REQUEST_LOG_PER_TOKEN", "5");
+    const busy = await freshToken("owner@acme.test");
+    const other = await freshToken("owner@acme.test");
+    for (let i = 0; i < 3; i++) await call(me, "GET", "me", { token: other.token });
+    await flushTokenRequests();
+    for (let i = 0; i < 8; i++) await call(me, "GET", "me", { token: busy.token });
+    await flushTokenRequests();
+    const db = await prisma();
+    const rows = (token: typeof busy) =>
+      db.tokenRequest.findMany({
+        where: { tenantId: token.user.tenantId, tokenId: token.id },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        select: { id: true },
+      });
+    const kept = await rows(busy);
+    expect(kept).toHaveLength(5);
+    // Two more in a later batch: still five, the newest.
+    for (let i = 0; i < 2; i++) await call(me, "GET", "me", { token: busy.token });
+    await flushTokenRequests();
+    const later = await rows(busy);
+    expect(later).toHaveLength(5);
+    expect(later.slice(2)).toEqual(kept.slice(0, 3));
+    expect(await rows(other)).toHaveLength(3);
   });
 
   it("is written once its batch is flushed, not while answering, and shows nothing older than 7 days", async () => {

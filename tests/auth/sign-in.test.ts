@@ -1,11 +1,12 @@
 import bcrypt from "bcryptjs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { authorizeSignIn, SIGN_IN_WINDOW_MS, verifyCredentials } from "@/lib/auth/sign-in";
-import { nextWaitSeconds, SIGN_IN_RATE_LIMITED, signInErrorMessage } from "@/lib/auth/sign-in-errors";
+import { SIGN_IN_RATE_LIMITED, signInErrorMessage } from "@/lib/auth/sign-in-errors";
 import { clientAddress } from "@/lib/client-address";
 import { prisma } from "@/lib/db/client";
 import { DEMO_PASSWORD } from "@/lib/demo/seed";
 import { userByEmail } from "../support/api";
+import { wrong } from "../support/sign-in";
 
 describe("checking an email and password", () => {
   it("signs in the user whose password matches, with their tenant and user ids", async () => {
@@ -79,19 +80,6 @@ function recordedWaits() {
 }
 
 const from = (address: string) => ({ "x-forwarded-for": `${address}, 10.0.0.1` });
-
-/**
- * A wrong password's verdict, whether or not its email's attempts now wait: null, or the code that tells the page how
- * long the next try waits (lib/auth/sign-in-errors.ts), taken as null here.
- */
-const wrong = (attempt: Promise<unknown>) =>
-  attempt.then(
-    (value) => value,
-    (error: Error) => {
-      if (nextWaitSeconds(error.message) > 0) return null;
-      throw error;
-    },
-  );
 
 describe("malformed sign-in input", () => {
   it("is refused like wrong credentials, never an error", async () => {

@@ -23,6 +23,7 @@ import { poolConfig } from "@/lib/db/client";
 import { installBeforeNext } from "@/lib/http/before-next";
 import { call, tokenFor } from "../support/api";
 import { BuiltServerDatabase, built, client, freePort, kill, startServer } from "../support/built-server";
+import { captureLog } from "../support/log";
 
 let server: http.Server;
 let base: string;
@@ -39,6 +40,8 @@ const weakResponses: WeakRef<object>[] = [];
 /** As a pooled connection opened while answering: something long-lived made within a request's work (its context). */
 const openLongLived = () => setTimeout(Boolean, 60_000).unref();
 const STREAM_CHUNKS = 16;
+/** How long the stand-in holds /api/v1/slow-*: a heavy request's place time. */
+const SLOW_MS = 400;
 /** How many chunks the stream had made when each request reached the stand-in. */
 const chunksWhenReached = new Map<string, number>();
 
@@ -59,6 +62,8 @@ beforeAll(async () => {
     chunksWhenReached.set(request.url!, streamChunks);
     if (request.url === "/api/v1/linger") await lingering;
     if (request.url!.startsWith("/api/v1/hold")) await held;
+    // As a 1,000-row page: holds its place a while.
+    if (request.url!.startsWith("/api/v1/slow")) await new Promise((resolve) => setTimeout(resolve, SLOW_MS));
     if (request.url!.startsWith("/api/v1/weak-")) {
       weakResponses.push(new WeakRef(response));
       openLongLived();
@@ -229,6 +234,44 @@ describe("the limit of API requests in flight, at the server", () => {
     expect((await send("/api/v1/me").answer).status).toBe(200);
   });
 
+  it("logs whom each 503 refused and why: the firm of a known token, the hash prefix of any other", async () => {
+    vi.stubEnv("API_MAX_IN_FLIGHT", "1");
+    vi.stubEnv("API_MAX_QUEUE_MS", "200");
+    rememberTokenTenant(createHash("sha256").update("token-of-refused").digest("hex"), 41);
+    const log = captureLog();
+    try {
+      const inFlight = await fill(1);
+      const refused = await Promise.all([
+        send("/api/v1/me", bearer("token-of-refused")).answer,
+        send("/api/v1/me", bearer("token-of-a-stranger")).answer,
+        send("/api/v1/me").answer,
+      ]);
+      expect(refused.map(({ status }) => status)).toEqual([503, 503, 503]);
+      releaseHeld();
+      for (const { answer } of inFlight) expect((await answer).status).toBe(200);
+      // (Lines are summarised per party for 30 s: the request without a token may have been counted, not logged, if
+      // an earlier test's was.)
+      const lines = log.lines.filter((line) => line.kind === "refusal" && line.status === 503);
+      const prefix = (token: string) => createHash("sha256").update(token).digest("hex").slice(0, 12);
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            reason: "queue-wait",
+            tenant_id: 41,
+            token_hash_prefix: prefix("token-of-refused"),
+          }),
+          expect.objectContaining({
+            reason: "queue-wait",
+            tenant_id: null,
+            token_hash_prefix: prefix("token-of-a-stranger"),
+          }),
+        ]),
+      );
+    } finally {
+      log.restore();
+    }
+  });
+
   it("refuses at once with API_MAX_QUEUE_MS=0", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "1");
     vi.stubEnv("API_MAX_QUEUE_MS", "0");
@@ -288,7 +331,7 @@ describe("the limit of API requests in flight, at the server", () => {
     for (const { answer } of inFlight) expect((await answer).status).toBe(200);
   });
 
-  it("serves tenants in turn: a free place goes to the tenant with the fewest in flight, not to the first waiting", async () => {
+  it("serves tenants by place time: a free place goes to the tenant whose requests held least, not to the first waiting", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "2");
     vi.stubEnv("API_MAX_QUEUE_MS", "10000");
     // As authentication does once each token is known: the door then queues them with their tenants.
@@ -481,6 +524,54 @@ describe("the limit of API requests in flight, at the server", () => {
     releaseHeld();
     for (const { answer } of [stranger, ...shared]) expect((await answer).status).toBe(200);
   });
+
+  it("counts a token sent with the scheme in any case (`bearer`, as authentication reads it) as its firm's", async () => {
+    fourPlaces({ "token-of-busy": 3 });
+    // Whatever firm an earlier test left active lapses.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    reachedNext = [];
+    // One firm's four requests, the scheme written three ways: the firm alone, it takes every place. Were the
+    // lower-case ones read as no firm's, they would count as a second tenant and one of the four would wait.
+    holdRequests();
+    const alone = ["Bearer", "bearer", "BEARER", "bearer"].map((scheme) =>
+      send("/api/v1/hold", { Authorization: `${scheme} token-of-busy` }),
+    );
+    await vi.waitFor(() => expect(holds()).toBe(4), { timeout: 1_000 });
+    releaseHeld();
+    for (const { answer } of alone) expect((await answer).status).toBe(200);
+  });
+
+  it("answers a quiet firm's light requests (≥ 99%) beside more busy firms than places: shares by place time", async () => {
+    // Seven firms, each running six loops of heavy requests (400 ms of place time each), on four places with the
+    // default wait; beside them a quiet firm sends light requests one after another. Turns per request would give
+    // each busy firm as many turns as the quiet one, and its requests would wait behind theirs past the wait's limit.
+    vi.stubEnv("API_MAX_IN_FLIGHT", "4");
+    vi.stubEnv("API_MAX_QUEUE_MS", "500");
+    const busyFirms = Array.from({ length: 7 }, (_, i) => `token-of-busy-${i}`);
+    busyFirms.forEach((token, i) => rememberTokenTenant(createHash("sha256").update(token).digest("hex"), 20 + i));
+    rememberTokenTenant(createHash("sha256").update("token-of-quiet").digest("hex"), 30);
+    let quietDone = false;
+    const busyAnswers: number[] = [];
+    const loops = busyFirms.flatMap((token) =>
+      Array.from({ length: 6 }, async (_, loop) => {
+        for (let i = 0; !quietDone; i++)
+          busyAnswers.push((await send(`/api/v1/slow-${token}-${loop}-${i}`, bearer(token)).answer).status);
+      }),
+    );
+    // Let the busy firms fill the places and their queues first.
+    await vi.waitFor(() => expect(busyAnswers.length).toBeGreaterThan(20), { timeout: 10_000 });
+    const quietAnswers: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      quietAnswers.push((await send(`/api/v1/quiet-${i}`, bearer("token-of-quiet")).answer).status);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    quietDone = true;
+    await Promise.all(loops);
+    const answered = quietAnswers.filter((status) => status === 200).length;
+    expect(answered, `quiet firm: ${answered} of 100 answered`).toBeGreaterThanOrEqual(99);
+    // The busy firms were served meanwhile, on the places the quiet firm did not need.
+    expect(busyAnswers.filter((status) => status === 200).length).toBeGreaterThan(10);
+  }, 60_000);
 
   it("frees the place of an answer its reader does not take, and cuts it at API_ANSWER_DEADLINE_MS", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "1");

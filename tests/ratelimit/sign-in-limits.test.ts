@@ -5,6 +5,7 @@ import { SIGN_IN_RATE_LIMITED } from "@/lib/auth/sign-in-errors";
 import { DEMO_PASSWORD } from "@/lib/demo/seed";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
 import { spyOnLog } from "../support/log";
+import { wrong } from "../support/sign-in";
 
 let emulator: UpstashEmulator;
 beforeAll(async () => {
@@ -33,7 +34,7 @@ const attacker = { "x-forwarded-for": "203.0.113.66" };
 
 async function tenWrongThenRight(authorizeSignIn: Awaited<ReturnType<typeof signInModule>>["authorizeSignIn"]) {
   for (let attempt = 1; attempt <= 10; attempt++) {
-    expect(await authorizeSignIn({ email: "viewer@acme.test", password: "wrong" }, attacker, noWait)).toBeNull();
+    expect(await wrong(authorizeSignIn({ email: "viewer@acme.test", password: "wrong" }, attacker, noWait))).toBeNull();
   }
   return authorizeSignIn({ email: "viewer@acme.test", password: DEMO_PASSWORD }, attacker, noWait);
 }
@@ -60,11 +61,15 @@ describe("sign-in limits when Redis goes away mid-way", () => {
     const log = spyOnLog("error");
     const { authorizeSignIn } = await signInModule(going.url);
     for (let attempt = 1; attempt <= 6; attempt++) {
-      expect(await authorizeSignIn({ email: "viewer@acme.test", password: "wrong" }, attacker, noWait)).toBeNull();
+      expect(
+        await wrong(authorizeSignIn({ email: "viewer@acme.test", password: "wrong" }, attacker, noWait)),
+      ).toBeNull();
     }
     await going.close();
     for (let attempt = 7; attempt <= 10; attempt++) {
-      expect(await authorizeSignIn({ email: "viewer@acme.test", password: "wrong" }, attacker, noWait)).toBeNull();
+      expect(
+        await wrong(authorizeSignIn({ email: "viewer@acme.test", password: "wrong" }, attacker, noWait)),
+      ).toBeNull();
     }
     await expect(
       authorizeSignIn({ email: "viewer@acme.test", password: DEMO_PASSWORD }, attacker, noWait),
