@@ -43,7 +43,9 @@ describe.skipIf(!postgres)("an Idempotency-Key across a database restart", () =>
   it("is given back by the request the restart cut: the retry runs once the database is back", async () => {
     const headers = { "Idempotency-Key": `restart-${crypto.randomUUID()}` };
     const first = call(slowWrite, "POST", "probe", { token, headers, body: {} });
-    await sleep(400);
+    // Cut while its handler holds the key, in its statement.
+    await vi.waitFor(() => expect(runs).toBe(1), { timeout: 5_000, interval: 20 });
+    await sleep(100);
     await proxy.set("refuse");
     proxy.drop();
     const cut = await first;
