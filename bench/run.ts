@@ -10,7 +10,8 @@
 //     connections) and open loop (a fixed arrival rate of 4x the peak, requests not waiting for each other);
 //   - memory: the app's peak resident memory on PostgreSQL, and on the embedded database under the same load;
 //   - noisy neighbour (issue 37, bench/noisy.ts): one firm's ordinary mix alone and while another abuses the API;
-//   - observability (issue 40): /me and a first page with tracing on and off, and with the token request log off.
+//   - observability (issue 40): /me and a first page with tracing on and off, and with the token request log off;
+//   - MCP (issue 53): `tools/call list_clients` at /api/mcp beside `GET /clients?limit=50`, as a ratio.
 // Rate limits are lifted through their settings, not in code. Needs wrk and pgbench (Debian: wrk, postgresql-client).
 // Settings: BENCH_DURATION (seconds of load per throughput measurement, default 10), BENCH_LATENCY_DURATION
 // (seconds at one connection, default 5), BENCH_WARMUP (default 2), BENCH_CONNECTIONS (default 32), BENCH_ONLY
@@ -105,6 +106,8 @@ interface Scenario {
    */
   requests: string[];
   role?: Role;
+  /** The Accept header, when the endpoint wants another than application/json. */
+  accept?: string;
   /** bench/floor/<file>.sql: the best SQL for the same answer, for pgbench. */
   floor?: string;
 }
@@ -112,6 +115,14 @@ interface Scenario {
 const API = "/api/v1";
 const FRAMEWORK = "trivial route (framework floor)";
 const OVERLOAD_SCENARIO = "clients, first 50";
+const MCP_SCENARIO = "MCP tools/call list_clients, first 50";
+/** One stateless 2025-revision request, as an assistant sends it after its initialize (docs/mcp.md). */
+const MCP_LIST_CLIENTS = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "list_clients", arguments: { limit: 50 } },
+});
 
 function readScenarios(fixtures: Fixtures): Scenario[] {
   const all: Scenario[] = [
@@ -126,6 +137,13 @@ function readScenarios(fixtures: Fixtures): Scenario[] {
       requests: [`${API}/clients?limit=50`],
       role: "first page",
       floor: "clients",
+    },
+    // Beside it, in the same run: the same page through the MCP tool (issue 53), for mcpRatio().
+    {
+      name: MCP_SCENARIO,
+      token: "owner",
+      requests: [`POST /api/mcp ${MCP_LIST_CLIENTS}`],
+      accept: "application/json, text/event-stream",
     },
     {
       name: "contacts, first 50",
@@ -431,6 +449,7 @@ async function wrk(
   connections: number,
   seconds: number,
   warmUp = false,
+  accept?: string,
 ): Promise<Measurement> {
   const file = path.join(scratch, "requests.txt");
   await writeFile(file, `${requests.join("\n")}\n`);
@@ -446,7 +465,12 @@ async function wrk(
       path.join("bench", "wrk.lua"),
       `http://127.0.0.1:${port}`,
     ],
-    { BENCH_REQUESTS: file, BENCH_TOKEN: token ?? "", BENCH_RUN_ID: `${runId}-${Date.now()}` },
+    {
+      BENCH_REQUESTS: file,
+      BENCH_TOKEN: token ?? "",
+      BENCH_RUN_ID: `${runId}-${Date.now()}`,
+      ...(accept ? { BENCH_ACCEPT: accept } : {}),
+    },
   );
   const line = out.split("\n").find((l) => l.startsWith("BENCH_RESULT "));
   if (!line) throw new Error(`wrk printed no result:\n${out}`);
@@ -551,13 +575,14 @@ async function measureScenarios(app: Server, list: Scenario[], title: string, fi
   for (const scenario of list) {
     progress(scenario.name);
     const token = (scenario.token && tokens[scenario.token]) ?? null;
-    if (WARMUP > 0) await wrk(APP_PORT, token, scenario.requests, CONNECTIONS, WARMUP, true);
+    const { accept } = scenario;
+    if (WARMUP > 0) await wrk(APP_PORT, token, scenario.requests, CONNECTIONS, WARMUP, true, accept);
     // The app's CPU per request, over the one-connection run (where no request is left in flight at its end): less
     // moved by other work on the machine than a latency is.
     const cpuBefore = await app.cpuSeconds();
-    const single = await wrk(APP_PORT, token, scenario.requests, 1, LATENCY_DURATION);
+    const single = await wrk(APP_PORT, token, scenario.requests, 1, LATENCY_DURATION, false, accept);
     const cpuPerRequestMs = (((await app.cpuSeconds()) - cpuBefore) * 1000) / single.requests;
-    const loaded = await wrk(APP_PORT, token, scenario.requests, CONNECTIONS, DURATION);
+    const loaded = await wrk(APP_PORT, token, scenario.requests, CONNECTIONS, DURATION, false, accept);
     const floor = scenario.floor && {
       single: await pgbench(scenario.floor, fixtures, 1, LATENCY_DURATION),
       loaded: await pgbench(scenario.floor, fixtures, CONNECTIONS, DURATION),
@@ -1014,6 +1039,24 @@ async function measureObservability(tokens: BenchTokens) {
  * `/me` and the first pages as ratios of the floors measured in this run (issues 29 and 39), and whether
  * authentication could answer from its per-instance cache (its listener connected).
  */
+/** What the MCP tool costs beyond its REST endpoint: the same page, measured in the same run (issue 53). */
+function mcpRatio() {
+  const rest = scenarioResults.get(OVERLOAD_SCENARIO);
+  const mcp = scenarioResults.get(MCP_SCENARIO);
+  if (!rest || !mcp) return [];
+  return [
+    "## MCP against REST (issue 53)",
+    "",
+    `\`tools/call list_clients\` (limit 50) at \`/api/mcp\` against \`GET ${API}/clients?limit=50\`, from the scenarios above: the tool runs the endpoint through the same wrapper in-process, plus the JSON-RPC envelope, its own authentication and a server per request.`,
+    "",
+    `| | REST | MCP | MCP / REST |`,
+    "|---|---:|---:|---:|",
+    `| ${CONNECTIONS} conn req/s | ${perSecond(rest.loaded.requestsPerSecond)} | ${perSecond(mcp.loaded.requestsPerSecond)} | ${share(mcp.loaded.requestsPerSecond / rest.loaded.requestsPerSecond)} |`,
+    `| 1 conn p50 (ms) | ${ms(rest.single.p50Ms)} | ${ms(mcp.single.p50Ms)} | ${share(mcp.single.p50Ms / rest.single.p50Ms)} |`,
+    "",
+  ];
+}
+
 async function floorRatios() {
   const framework = scenarioResults.get(FRAMEWORK);
   if (!framework) return [];
@@ -1216,6 +1259,7 @@ try {
       if (PARTS.has("scenarios")) {
         out.push(...(await measureScenarios(app, readScenarios(fixtures), "Scenarios", fixtures, tokens)));
         out.push(...(await floorRatios()));
+        out.push(...mcpRatio());
         // The memory target is about the 32-connection read loads: their peak, before writes and walks add theirs.
         peakRssBytes = app.peakRssBytes;
       }

@@ -9,7 +9,8 @@ end
 local run_id = os.getenv("BENCH_RUN_ID") or "run"
 local token = os.getenv("BENCH_TOKEN") or ""
 
-wrk.headers["Accept"] = "application/json"
+-- BENCH_ACCEPT for an endpoint that wants more (MCP's Streamable HTTP: JSON and event streams).
+wrk.headers["Accept"] = os.getenv("BENCH_ACCEPT") or "application/json"
 -- Here rather than per request: wrk.format() takes the headers it is given instead of wrk.headers, not on top.
 wrk.headers["Content-Type"] = "application/json"
 if token ~= "" then

@@ -7,6 +7,7 @@ import { Time } from "../time";
 const VIA: Record<AuditEventOutput["via"], string> = {
   api: "API",
   oauth: "a connected app",
+  mcp: "an assistant (MCP)",
   web: "web",
   cli: "command line",
   system: "the app",

@@ -9,6 +9,8 @@ import type { Endpoint } from "./route";
 export interface EndpointDocumentation {
   /** The operationId: a verb and a noun (`listClients`), which generated clients name their functions after. */
   id: string;
+  /** The MCP tool that offers this endpoint to assistants (`list_clients`, lib/mcp); without one, MCP has none. */
+  tool?: string;
   tag: string;
   summary: string;
   description?: string;

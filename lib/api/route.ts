@@ -18,6 +18,7 @@ import { databaseFault } from "@/lib/db/faults";
 import { ReplicaRead, readFrom } from "@/lib/db/replicas";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { RAW_QUERY_HEADER } from "@/lib/http/request-target";
+import type { Audience } from "@/lib/oauth/settings";
 import { observeApiRequest } from "@/lib/observability/api-request";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
 import { bearerToken } from "@/lib/tokens";
@@ -93,6 +94,10 @@ interface Route {
   lacking?: ApiError;
   /** The route template the log line and the trace name (`/api/v1/users/email/{email}`), never the path as sent. */
   template?: string;
+  /** Where the token must be valid (OAuth tokens are bound to one resource): the REST API unless said. */
+  audience?: Audience;
+  /** The surface that made the request in-process, for the audit log: an MCP tool (serveEndpoint). */
+  channel?: Caller["channel"];
 }
 
 type NextContext = { params: Promise<PathParams> };
@@ -166,6 +171,24 @@ export const unknownPath = Object.fromEntries(
   ]),
 ) as Record<Method, NextHandler>;
 
+/**
+ * Runs one endpoint for a request another surface built in-process (the MCP server's tools, lib/mcp): the route's
+ * checks in the same order, its limits, request id and request log entry, with the token judged at that surface's
+ * audience and the caller marked with the channel, for the audit log.
+ */
+export const serveEndpoint = (
+  spec: AnyEndpoint,
+  request: Request,
+  params: PathParams,
+  surface: { audience: Audience; channel: NonNullable<Caller["channel"]> },
+): Promise<Response> =>
+  handle(request, { params: Promise.resolve(params) }, answerWith(spec), {
+    resource: spec.resource,
+    rateLimit: spec.rateLimit,
+    template: `/api/v1${spec.path}`,
+    ...surface,
+  });
+
 /** Every request's id, log line, request log entry and span attributes (lib/observability), around its answer. */
 const handle = (request: Request, context: NextContext, answer: Answer, route: Route): Promise<Response> =>
   observeApiRequest(request, () => respond(request, context, answer, route), route.template);
@@ -196,13 +219,14 @@ async function attempt(
   request: Request,
   context: NextContext,
   answer: Answer,
-  { resource, rateLimit, lacking }: Route,
+  { resource, rateLimit, lacking, audience, channel }: Route,
 ): Promise<Attempt> {
   let rateLimitHeaders: Record<string, string> = {};
   try {
     let db: Database | undefined;
     const admission = await admitApiRequest(request, rateLimit, async () => {
-      const caller = await authenticate((db = await database()), bearerToken(request), request.headers);
+      const caller = await authenticate((db = await database()), bearerToken(request), request.headers, audience);
+      if (channel) caller.channel = channel;
       // Noted before the token's limits are checked: a 429's log line names its token, user and firm too.
       noteCaller(caller);
       return caller;

@@ -10,6 +10,7 @@ import { auditEventForToken, serializeAuditEvent } from "./serialize";
 export const auditEndpoints = {
   list: endpoint({
     id: "listAuditEvents",
+    tool: "list_audit_events",
     method: "get",
     path: "/audit-events",
     resource: "audit",

@@ -14,6 +14,8 @@ import type { AuditAction, AuditTarget, Changes, Via } from "./schemas";
 export interface Actor {
   tenantId: number;
   via: Via;
+  /** The MCP tool that acted, when via is mcp. */
+  tool?: string;
   userId: number | null;
   tokenId: number | null;
   tokenName: string | null;
@@ -35,7 +37,8 @@ interface Writer {
 export function apiActor(caller: Caller): Actor {
   return {
     tenantId: caller.tenant.id,
-    via: caller.app ? "oauth" : "api",
+    via: caller.channel?.via ?? (caller.app ? "oauth" : "api"),
+    tool: caller.channel?.tool,
     userId: caller.user.id,
     tokenId: caller.tokenId,
     tokenName: caller.tokenName,
@@ -81,7 +84,9 @@ export const actorOf = (acting: Acting): Actor => ("actor" in acting ? acting.ac
  * batch (`db.$transaction([...])`). Not run until then.
  */
 export function recordAudit(db: Writer, acting: Acting, ...entries: AuditEntry[]): Prisma.PrismaPromise<number> {
-  const { tenantId, via, userId, tokenId, tokenName, address } = actorOf(acting);
+  const { tenantId, via, tool, userId, tokenId, tokenName, address } = actorOf(acting);
+  // The tool rides in the via column (`mcp:create_client`), so the append-only table needs no new column.
+  const viaColumn = tool ? `${via}:${tool}` : via;
   const rows = entries.map(
     ({ action, target, changes }) =>
       Prisma.sql`(${action}, ${target.type}, ${target.uuid ?? null}::uuid, ${target.id ?? null}::int,
@@ -93,7 +98,7 @@ export function recordAudit(db: Writer, acting: Acting, ...entries: AuditEntry[]
   return db.$executeRaw(Prisma.sql`${fence.with}
     INSERT INTO audit_events (tenant_id, action, via, actor_id, actor_name, actor_email, token_id, token_name,
                               target_type, target_uuid, target_id, target_name, changes, address)
-    SELECT ${tenantId}, e.action, ${via}, ${userId}::int, trim(u.firstname || ' ' || u.lastname), u.email::text,
+    SELECT ${tenantId}, e.action, ${viaColumn}, ${userId}::int, trim(u.firstname || ' ' || u.lastname), u.email::text,
            ${tokenId}::int, ${tokenName},
            e.target_type, e.target_uuid, e.target_id, e.target_name, e.changes, ${address}
     FROM (VALUES ${Prisma.join(rows)}) AS e (action, target_type, target_uuid, target_id, target_name, changes)

@@ -22,10 +22,11 @@ export const TARGET_TYPES = [
 export type TargetType = (typeof TARGET_TYPES)[number];
 
 /**
- * How the actor acted: through the API with a token, through the API by an app the person connected (OAuth), on the
+ * How the actor acted: through the API with a token, through the API by an app the person connected (OAuth), by an
+ * assistant through an MCP tool (lib/mcp: personal token or app), on the
  * web pages, from the operator's command line, or the app itself (the webhook delivery runner disabling an endpoint).
  */
-export const VIAS = ["api", "oauth", "web", "cli", "system"] as const;
+export const VIAS = ["api", "oauth", "mcp", "web", "cli", "system"] as const;
 export type Via = (typeof VIAS)[number];
 
 /** What an entry says changed: `[before, after]` per field (API field names); a secret's field says only "changed". */
@@ -94,6 +95,7 @@ export const auditEventObject = component(
         "Who acted: a user of the firm (as named when they acted), the operator's command line, or the app itself (the webhook delivery runner)",
       ),
     via: z.enum(VIAS),
+    tool: z.string().optional().describe("The MCP tool that acted (`create_client`), when via is mcp"),
     token: z
       .object({ id: z.number().int(), name: z.string() })
       .nullable()

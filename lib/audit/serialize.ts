@@ -14,6 +14,8 @@ export type AuditEventOutput = Omit<ApiAuditEvent, "actor" | "target"> & {
 };
 
 export function serializeAuditEvent(row: AuditEvent): AuditEventOutput {
+  // An MCP tool's entry says `mcp:<tool>` (lib/audit/mutations.ts).
+  const [via, tool] = row.via.split(":");
   return {
     id: row.id,
     action: row.action as AuditEventOutput["action"],
@@ -21,7 +23,8 @@ export function serializeAuditEvent(row: AuditEvent): AuditEventOutput {
       row.actorId === null
         ? { type: row.via === "system" ? "system" : "cli" }
         : { type: "user", id: row.actorId, name: row.actorName ?? "", email: row.actorEmail ?? "" },
-    via: row.via as AuditEventOutput["via"],
+    via: via as AuditEventOutput["via"],
+    ...(tool ? { tool } : {}),
     token: row.tokenId === null ? null : { id: row.tokenId, name: row.tokenName ?? "" },
     target: {
       type: row.targetType as AuditEventOutput["target"]["type"],
@@ -203,7 +206,8 @@ export function describeAuditEvent(event: AuditEventOutput, names?: AuditNames):
   else if (event.action === "webhook.secret_rotated") what = `rotated the secret of ${target}`;
   else if (Object.keys(event.changes).length) what = changesText(event, target, names);
   else what = `saved ${target} without changing it`;
-  const through = event.via === "oauth" ? "through the app" : "with token";
+  const through =
+    event.via === "mcp" ? `through MCP (${event.tool}) with` : event.via === "oauth" ? "through the app" : "with token";
   return `${actor} ${what}${event.token ? `, ${through} '${event.token.name}'` : ""}`;
 }
 

@@ -27,5 +27,7 @@ export interface Caller {
   tokenAccess: TokenAccess;
   /** Set when the token is an app's (lib/oauth): the app acts for the user, and the audit log names it. */
   app?: { clientId: string; name: string; accessExpiresAt: Date };
+  /** Set when an MCP tool made the request (lib/mcp): the audit log says so, and names the tool. */
+  channel?: { via: "mcp"; tool: string };
   db: TenantDb;
 }

@@ -24,6 +24,7 @@ const tag = "Clients";
 export const clientEndpoints = {
   list: endpoint({
     id: "listClients",
+    tool: "list_clients",
     method: "get",
     path: "/clients",
     resource: "clients",
@@ -42,6 +43,7 @@ export const clientEndpoints = {
 
   create: endpoint({
     id: "createClient",
+    tool: "create_client",
     method: "post",
     path: "/clients",
     resource: "clients",
@@ -57,6 +59,7 @@ export const clientEndpoints = {
 
   search: endpoint({
     id: "searchClients",
+    tool: "search_clients",
     method: "get",
     path: "/clients/search",
     resource: "clients",
@@ -73,6 +76,7 @@ export const clientEndpoints = {
 
   get: endpoint({
     id: "getClient",
+    tool: "get_client",
     method: "get",
     path: "/clients/{uuid}",
     resource: "clients",
@@ -87,6 +91,7 @@ export const clientEndpoints = {
 
   update: endpoint({
     id: "updateClient",
+    tool: "update_client",
     method: "put",
     path: "/clients/{uuid}",
     resource: "clients",

@@ -17,6 +17,7 @@ const tag = "Contacts";
 export const contactEndpoints = {
   list: endpoint({
     id: "listContacts",
+    tool: "list_contacts",
     method: "get",
     path: "/contacts",
     resource: "contacts",
@@ -34,6 +35,7 @@ export const contactEndpoints = {
 
   create: endpoint({
     id: "createContact",
+    tool: "create_contact",
     method: "post",
     path: "/contacts",
     resource: "contacts",
@@ -49,6 +51,7 @@ export const contactEndpoints = {
 
   get: endpoint({
     id: "getContact",
+    tool: "get_contact",
     method: "get",
     path: "/contacts/{uuid}",
     resource: "contacts",
@@ -63,6 +66,7 @@ export const contactEndpoints = {
 
   update: endpoint({
     id: "updateContact",
+    tool: "update_contact",
     method: "put",
     path: "/contacts/{uuid}",
     resource: "contacts",

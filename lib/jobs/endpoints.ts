@@ -17,6 +17,7 @@ const tag = "Jobs";
 export const jobEndpoints = {
   list: endpoint({
     id: "listJobs",
+    tool: "list_jobs",
     method: "get",
     path: "/jobs",
     resource: "jobs",
@@ -36,6 +37,7 @@ export const jobEndpoints = {
 
   create: endpoint({
     id: "createJob",
+    tool: "create_job",
     method: "post",
     path: "/jobs",
     resource: "jobs",
@@ -51,6 +53,7 @@ export const jobEndpoints = {
 
   get: endpoint({
     id: "getJob",
+    tool: "get_job",
     method: "get",
     path: "/jobs/{uuid}",
     resource: "jobs",
@@ -69,6 +72,7 @@ export const jobEndpoints = {
 
   update: endpoint({
     id: "updateJob",
+    tool: "update_job",
     method: "put",
     path: "/jobs/{uuid}",
     resource: "jobs",

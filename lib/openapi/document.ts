@@ -80,7 +80,7 @@ const TAGS: Record<string, string> = {
 /** The token access an operation needs, as `x-token-access` shows it: `{"clients": "read"}`, `{}` for none. */
 const tokenAccessOf = (op: Operation) => (op.resource ? { [op.resource]: op.method === "get" ? "read" : "write" } : {});
 
-function describedWithAccess(op: Operation) {
+export function describedWithAccess(op: Operation) {
   const needs = Object.entries(tokenAccessOf(op))
     .map(([resource, level]) => `Token access: ${level} on ${resource}.`)
     .join("");
@@ -142,12 +142,12 @@ const ANNOTATIONS = new Set(["description", "default", "examples", "deprecated"]
  * and an object with declared fields and any others (a client's custom fields) without `additionalProperties: {}`,
  * which JSON Schema allows anyway but which would make generated types accept any misspelt key.
  */
-function toJsonSchema(schema: z.ZodType | typeof apiSchemas, io: "input" | "output") {
+function toJsonSchema(schema: z.ZodType | typeof apiSchemas, io: "input" | "output", refs = true) {
   // One function for a schema and for the registries; zod's overloads take them apart.
   return z.toJSONSchema(schema as never, {
     io,
     unrepresentable: "any",
-    uri: COMPONENT,
+    ...(refs ? { uri: COMPONENT } : {}),
     override: ({ zodSchema, jsonSchema }) => {
       const wire = wireSchemas.get(zodSchema);
       if (wire) {
@@ -170,6 +170,10 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   if (id) return { $ref: COMPONENT(id) };
   return clean(toJsonSchema(schema, io));
 }
+
+/** A schema as one self-contained JSON Schema, as the document would inline it: for the MCP tools (lib/mcp). */
+export const standaloneJsonSchema = (schema: z.ZodType, io: "input" | "output"): JsonSchema =>
+  clean(toJsonSchema(schema, io, false));
 
 /** The first example of a schema (its `.meta({ examples })`; a union's first option's), for the media types. */
 function exampleOf(schema: z.ZodType): unknown {

@@ -9,6 +9,7 @@ import { listTimeLogsQuery, timeLogObject } from "./schemas";
 export const timeLogEndpoints = {
   list: endpoint({
     id: "listTimeLogs",
+    tool: "list_time_logs",
     method: "get",
     path: "/time-logs",
     resource: "time_logs",

@@ -21,6 +21,7 @@ const tag = "Users";
 export const userEndpoints = {
   me: endpoint({
     id: "getCurrentUser",
+    tool: "get_me",
     method: "get",
     path: "/me",
     resource: null,
@@ -33,6 +34,7 @@ export const userEndpoints = {
 
   list: endpoint({
     id: "listUsers",
+    tool: "list_users",
     method: "get",
     path: "/users",
     resource: "users",
@@ -47,6 +49,7 @@ export const userEndpoints = {
 
   get: endpoint({
     id: "getUser",
+    tool: "get_user",
     method: "get",
     path: "/users/{id}",
     resource: "users",

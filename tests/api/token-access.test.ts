@@ -18,22 +18,10 @@ import {
   TOKEN_RESOURCES,
   type TokenAccess,
 } from "@/lib/tokens/access";
-import { call, tableCounts, userByEmail } from "../support/api";
+import { call, tableCounts, tokenWithAccess, userByEmail } from "../support/api";
 import { importRoute, type Operation, operations, pathOf, routeModule } from "../support/routes";
 
-const tokens = new Map<string, string>();
-/** A token of the demo user with exactly this access (one per user and access). */
-async function tokenWith(email: string, access: TokenAccess): Promise<string> {
-  const key = `${email} ${JSON.stringify(access)}`;
-  if (!tokens.has(key)) {
-    const user = await userByEmail(email);
-    const { token } = await createApiToken(await prisma(), { tenantId: user.tenantId, userId: user.id }, "access", {
-      access,
-    });
-    tokens.set(key, token);
-  }
-  return tokens.get(key)!;
-}
+const tokenWith = (email: string, access: TokenAccess) => tokenWithAccess(email, access);
 
 /** Path values that name no record, and a body that fails validation: nothing is ever changed by these calls. */
 const PARAMS: Record<string, string> = {

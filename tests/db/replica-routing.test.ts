@@ -8,7 +8,7 @@ import { GET as healthGET } from "@/app/api/health/route";
 import * as clientsRoute from "@/app/api/v1/clients/route";
 import { closeDatabase, database } from "@/lib/db/client";
 import { InProcessPositions, type PositionStore, RedisPositions } from "@/lib/db/replica-positions";
-import { lsn, lsnText, ReplicaRead, type ReplicaServer, ReplicaSet, readFrom, serverName } from "@/lib/db/replicas";
+import { lsn, lsnText, ReplicaRead, ReplicaSet, readFrom, serverName } from "@/lib/db/replicas";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
 import { tenantByName, tokenFor } from "../support/api";

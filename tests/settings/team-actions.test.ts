@@ -535,16 +535,17 @@ describe("who may manage the team", () => {
     expect(textOf(row("Adam Admin"))).toMatch(/^Adam Admin \(you\) Email admin@acme\.test Role Admin /);
     expect(buttons(row("Adam Admin"))).toEqual(["Save changes"]);
     expect(textOf(row("Gina Groups"))).toContain("Client access Clients in their groups Groups North Status Active");
-    // Everyone but the Owner and oneself can be archived (or unarchived); an invited person's link renewed.
+    // Everyone but the Owner and oneself can be archived (or unarchived); an invited person's link renewed; an
+    // active person other than the Owner and oneself given a link to reset their password.
     rows.forEach((html, i) => {
       const member = members[i];
+      const you = member.email === "admin@acme.test";
       const expected = member.isOwner
         ? []
         : [
-            ...(member.email === "admin@acme.test"
-              ? []
-              : [`${member.status === "archived" ? "Unarchive" : "Archive"} ${member.name}`]),
+            ...(you ? [] : [`${member.status === "archived" ? "Unarchive" : "Archive"} ${member.name}`]),
             ...(member.status === "invited" ? [`New invite link for ${member.name}`] : []),
+            ...(member.status === "active" && !you ? [`Link to reset the password of ${member.name}`] : []),
           ];
       expect(buttons(html).filter((b) => b.endsWith(member.name))).toEqual(expected);
     });

@@ -1,6 +1,7 @@
 // Calls route handlers in-process, as Next would, and reads their answers.
 import { prisma } from "@/lib/db/client";
 import { createApiToken } from "@/lib/tokens";
+import type { TokenAccess } from "@/lib/tokens/access";
 import { assertMatchesContract } from "./contract";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
@@ -71,6 +72,20 @@ export async function tokenFor(email: string): Promise<string> {
   const { token } = await createApiToken(client, { tenantId: user.tenantId, userId: user.id }, `test ${email}`);
   tokens.set(email, token);
   return token;
+}
+
+const tokensWithAccess = new Map<string, string>();
+/** A token of the demo user with exactly this access (one per user, access and name). */
+export async function tokenWithAccess(email: string, access: TokenAccess, name = "access"): Promise<string> {
+  const key = `${email} ${JSON.stringify(access)} ${name}`;
+  if (!tokensWithAccess.has(key)) {
+    const user = await userByEmail(email);
+    const { token } = await createApiToken(await prisma(), { tenantId: user.tenantId, userId: user.id }, name, {
+      access,
+    });
+    tokensWithAccess.set(key, token);
+  }
+  return tokensWithAccess.get(key)!;
 }
 
 export async function userByEmail(email: string) {
