@@ -3,39 +3,20 @@
 // (rotated) → revocation → 401; for an app the firm registered on its page, one described by a client metadata
 // document this test serves, and one registered dynamically. Then the rules of the authorization endpoint and the
 // consent page, and the pages at 1280 and 390 px (screenshots in e2e/screenshots/, git-ignored).
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import * as oauth from "oauth4webapi";
-import { expect, signIn, test } from "./support";
+import { expect, signIn, startApp, test } from "./support";
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 /** A loopback server for the apps: their redirect target and their client metadata document. */
-let server: Server;
+let app: Awaited<ReturnType<typeof startApp>>;
 let appOrigin = "";
 test.beforeAll(async () => {
-  server = createServer((request, response) => {
-    if (request.url === "/client.json") {
-      response.setHeader("Content-Type", "application/json");
-      response.setHeader("Cache-Control", "max-age=600");
-      response.end(
-        JSON.stringify({
-          client_id: `${appOrigin}/client.json`,
-          client_name: "Metadata Notes",
-          redirect_uris: [`${appOrigin}/callback`],
-          token_endpoint_auth_method: "none",
-        }),
-      );
-      return;
-    }
-    response.setHeader("Content-Type", "text/html");
-    response.end("<!doctype html><title>Back at the app</title><p>Back at the app</p>");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  appOrigin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = await startApp("Metadata Notes");
+  appOrigin = app.origin;
 });
-test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+test.afterAll(() => app.close());
 
 async function discover(baseURL: string) {
   const issuer = new URL(baseURL);

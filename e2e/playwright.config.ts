@@ -1,7 +1,9 @@
 // Browser tests against the built app (`npm run test:e2e` builds first), in Debian's Chromium. The server starts on
 // a fresh embedded database, which migrates on its first start and seeds the demo data because DEMO_SEED=on asks it to.
 // E2E_PORT moves the server off the default port when another run uses it.
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
 
@@ -10,6 +12,21 @@ const baseURL = `http://localhost:${PORT}`;
 /** Where e2e/getting-back-in.spec.ts's local SMTP server listens (E2E_PORT + 1 is the sign-in burst's server). */
 const SMTP_PORT = PORT + 2;
 const dataDir = ".data/e2e";
+
+// The MCP client accepts only an https client_id URL, so e2e/mcp-oauth.spec.ts serves its client metadata document over
+// https on loopback, with this self-signed certificate, which the server trusts (NODE_EXTRA_CA_CERTS). Made once per
+// run: the workers load this file again, with E2E_TLS_DIR already set.
+if (!process.env.E2E_TLS_DIR) {
+  const tlsDir = fileURLToPath(new URL("../.data/e2e-tls", import.meta.url));
+  mkdirSync(tlsDir, { recursive: true });
+  // biome-ignore format: openssl's arguments in pairs
+  execFileSync("openssl", [
+    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
+    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+    "-keyout", `${tlsDir}/key.pem`, "-out", `${tlsDir}/cert.pem`,
+  ], { stdio: "ignore" });
+  process.env.E2E_TLS_DIR = tlsDir;
+}
 
 export default defineConfig({
   testDir: ".",
@@ -64,6 +81,8 @@ export default defineConfig({
       WEBHOOKS_ALLOW_PRIVATE: "true",
       // The OAuth spec's app serves its client metadata document on loopback, over http.
       OAUTH_METADATA_ALLOW_PRIVATE: "true",
+      // The MCP OAuth spec's document is served over https with the certificate made above.
+      NODE_EXTRA_CA_CERTS: `${process.env.E2E_TLS_DIR}/cert.pem`,
       // As `npm start` sets it: URLs up to 128 KB reach the app, which answers the over-long ones with a JSON 414.
       NODE_OPTIONS: "--max-http-header-size=131072",
     },

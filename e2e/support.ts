@@ -1,4 +1,7 @@
 import { createHash } from "node:crypto";
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
 import { test as base, expect, type Page } from "@playwright/test";
 
 export const DEMO_PASSWORD = "demo-password";
@@ -36,4 +39,40 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
 export async function signOut(page: Page) {
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+}
+
+/**
+ * An app on loopback for the OAuth specs: its client metadata document at `/client.json` (named `name`, redirecting
+ * to `/callback`) and a page for every other path, the redirect target. Over https when given a key and certificate.
+ */
+export async function startApp(name: string, tls?: { key: Buffer; cert: Buffer }) {
+  let origin = "";
+  let documentFetches = 0;
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
+    if (request.url === "/client.json") {
+      documentFetches += 1;
+      response.setHeader("Content-Type", "application/json");
+      response.setHeader("Cache-Control", "max-age=600");
+      response.end(
+        JSON.stringify({
+          client_id: `${origin}/client.json`,
+          client_name: name,
+          redirect_uris: [`${origin}/callback`],
+          token_endpoint_auth_method: "none",
+        }),
+      );
+      return;
+    }
+    response.setHeader("Content-Type", "text/html");
+    response.end("<!doctype html><title>Back at the app</title><p>Back at the app</p>");
+  };
+  const server: Server = tls ? createHttpsServer(tls, listener) : createHttpServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `${tls ? "https" : "http"}://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    /** How often the document was fetched. */
+    documentFetches: () => documentFetches,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

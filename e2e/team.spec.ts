@@ -108,10 +108,11 @@ test("invite, copy the link, set a password, sign in; archived, the person's ses
   await signIn(iris, "iris@acme.test", "iris-password-1");
   await expect(iris.getByRole("heading", { name: "API tokens" })).toBeVisible();
 
-  // A Standard user: no Team link, no Team page.
+  // A Standard user: no Team link, no Team page (their own apps, yes).
   await expect(iris.getByRole("navigation", { name: "Account settings" }).getByRole("link")).toHaveText([
     "Profile",
     "API tokens",
+    "Connected apps",
   ]);
   expect((await iris.goto("/settings/team"))?.status()).toBe(404);
   await expect(iris.getByRole("heading", { name: "Team" })).toHaveCount(0);

@@ -76,11 +76,14 @@ test("every time on the tokens, team, webhooks and audit pages names its zone; t
   await page.getByRole("button", { name: "Create token" }).click();
   const token = await page.getByLabel("Token value").inputValue();
   expect((await request.get("/api/v1/me", { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(200);
-  await page.reload();
   const probe = page.getByRole("list", { name: "Your tokens" }).getByRole("listitem").filter({ hasText: "Zone probe" });
-  await expect(probe).toContainText(/Last used\s*\d/);
-  await probe.getByText("Recent requests").click();
-  await expect(probe.getByRole("table")).toContainText("/api/v1/me");
+  // The token request log writes its batch within REQUEST_LOG_FLUSH_MS (2 s) of the answer: reloaded until it shows.
+  await expect(async () => {
+    await page.reload();
+    await expect(probe).toContainText(/Last used\s*\d/, { timeout: 1000 });
+    await probe.getByText("Recent requests").click();
+    await expect(probe.getByRole("table")).toContainText("/api/v1/me", { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
   await everyTimeNamesItsZone(page, "America/New_York");
   await expect(probe.locator("time").first()).toHaveText(/ GMT-[45]$/);
   await page.screenshot({ path: path.join(SCREENSHOTS, "tokens-zones.png"), fullPage: true });
