@@ -1,13 +1,15 @@
 // Idempotency-Key on POST and PUT (decisions.md, Integrations; the IETF httpapi draft): the first request with a key
 // runs and its answer (below 500) is kept for 24 hours; the same key with the same method, path and body replays that
 // answer with `Idempotent-Replayed: true`, writing nothing; while the first still runs, 409; with another body or
-// path, 422. A server error frees the key, so that a retry runs again. A first request whose process died is taken
-// over by its retry a few seconds later, unless its write had committed (then a 422 says so: never a second write).
+// path, 422. A server error frees the key, so that a retry runs again (a request cut by a database restart frees it
+// as soon as the database is back). A first request whose process died is taken over by its retry a few seconds
+// later, unless its write had committed (then a 422 says so: never a second write).
 // The store, and how a write is fenced against running twice, is lib/db/idempotency.ts.
 import { createHash } from "node:crypto";
 import type { Caller } from "@/lib/auth/caller";
 import { ApiError, invalidField } from "@/lib/core/errors";
 import {
+  type Claim,
   claimKey,
   type HeldKey,
   holding,
@@ -68,16 +70,17 @@ export async function idempotent(
     try {
       response = await holding(claim, run);
     } catch (error) {
-      // The write failed its fence: a retry took the key over (this request was taken for dead) and runs it.
-      if (!(await stillHeld(caller, claim))) throw takenOver();
+      // The write failed its fence: a retry took the key over (this request was taken for dead) and runs it. Not
+      // known when the database is away: then the release below, which frees only this claim, is tried anyway.
+      if (!(await stillHeld(caller, claim).catch(() => true))) throw takenOver();
       if (!(error instanceof ApiError) || error.status >= 500) {
-        await releaseKey(caller, claim).catch(() => undefined);
+        await release(caller, claim);
         throw error;
       }
       response = errorResponse(error);
     }
     if (response.status >= 500) {
-      await releaseKey(caller, claim).catch(() => undefined);
+      await release(caller, claim);
       return response;
     }
     const text = await response.text();
@@ -86,6 +89,31 @@ export async function idempotent(
   } finally {
     clearInterval(renewal);
   }
+}
+
+/** How long a release that could not reach the database is tried again, and how often. */
+const RELEASE_RETRY_FOR_MS = 15_000;
+const RELEASE_RETRY_EVERY_MS = 100;
+
+/**
+ * Frees the key after a server error. A request cut by a database restart cannot free it then: it tries again in the
+ * background until the database answers (up to 15 s), so that its client's retry runs at once rather than meeting
+ * 409 for the rest of the dead claim's lease (6 s). On Vercel the function may be frozen first: then the lease ends it.
+ */
+async function release(caller: Caller, claim: Claim) {
+  if (
+    await releaseKey(caller, claim).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
+  const until = Date.now() + RELEASE_RETRY_FOR_MS;
+  const again = () => {
+    if (Date.now() > until) return;
+    releaseKey(caller, claim).catch(() => setTimeout(again, RELEASE_RETRY_EVERY_MS).unref());
+  };
+  setTimeout(again, RELEASE_RETRY_EVERY_MS).unref();
 }
 
 const takenOver = () =>

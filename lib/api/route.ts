@@ -13,15 +13,14 @@ import { logError } from "@/lib/core/log";
 import { noteCaller } from "@/lib/core/request-context";
 import { parseInput } from "@/lib/core/validation";
 import { type Database, database } from "@/lib/db/client";
+import { noteWriteSucceeded } from "@/lib/db/disk-space";
 import { databaseFault } from "@/lib/db/faults";
-import { InProcessPositions, type PositionStore, RedisPositions } from "@/lib/db/replica-positions";
 import { ReplicaRead, readFrom } from "@/lib/db/replicas";
 import { refusedApiPath } from "@/lib/http/api-path";
 import { RAW_QUERY_HEADER } from "@/lib/http/request-target";
 import type { Audience } from "@/lib/oauth/settings";
 import { observeApiRequest } from "@/lib/observability/api-request";
 import { admitApiRequest, type EndpointRateLimit } from "@/lib/ratelimit/api";
-import { upstashFromEnv } from "@/lib/ratelimit/upstash";
 import { bearerToken } from "@/lib/tokens";
 import { accessRefusal, eventsRefusal, resourceLabel, TOKEN_RESOURCES, type TokenResource } from "@/lib/tokens/access";
 import { authenticate } from "./authenticate";
@@ -29,6 +28,7 @@ import { errorResponse } from "./error-response";
 import { idempotent } from "./idempotency";
 import { queryObject, readJsonObject } from "./request";
 import { faultAnswer } from "./unavailable";
+import { writePositions } from "./write-positions";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
@@ -92,6 +92,8 @@ interface Route {
   rateLimit?: EndpointRateLimit;
   /** For a method the path lacks: its 405, judged before the token (a 401 gives way to it). */
   lacking?: ApiError;
+  /** The route template the log line and the trace name (`/api/v1/users/email/{email}`), never the path as sent. */
+  template?: string;
   /** Where the token must be valid (OAuth tokens are bound to one resource): the REST API unless said. */
   audience?: Audience;
   /** The surface that made the request in-process, for the audit log: an MCP tool (serveEndpoint). */
@@ -145,16 +147,19 @@ export function apiRoute(...endpoints: AnyEndpoint[]): Record<Method | "OPTIONS"
     throw new Error(`apiRoute: one endpoint per method, all of one path (given ${[...paths].join(", ") || "none"}).`);
   endpoints.forEach(assertJudgeable);
   const allow = [...METHODS.filter((m) => byMethod.has(m)), "OPTIONS"].join(", ");
+  const template = `/api/v1${[...paths][0]}`;
   const lacking = new ApiError(405, `Method not allowed. This path accepts: ${allow}.`, undefined, { Allow: allow });
   const entries = METHODS.map((method): [Method, NextHandler] => {
     const spec = byMethod.get(method);
     // A method the path does not have is a 405 whatever the token holds, and whether it holds one.
     const answer = spec ? answerWith(spec) : refuseWith(lacking);
-    const route: Route = spec ? { resource: spec.resource, rateLimit: spec.rateLimit } : { resource: null, lacking };
+    const route: Route = spec
+      ? { resource: spec.resource, rateLimit: spec.rateLimit, template }
+      : { resource: null, lacking, template };
     return [method, (request, context) => handle(request, context, answer, route)];
   });
   const preflight: NextHandler = (request) =>
-    observeApiRequest(request, async () => new Response(null, { status: 204, headers: { Allow: allow } }));
+    observeApiRequest(request, async () => new Response(null, { status: 204, headers: { Allow: allow } }), template);
   return { ...(Object.fromEntries(entries) as Record<Method, NextHandler>), OPTIONS: preflight };
 }
 
@@ -180,12 +185,13 @@ export const serveEndpoint = (
   handle(request, { params: Promise.resolve(params) }, answerWith(spec), {
     resource: spec.resource,
     rateLimit: spec.rateLimit,
+    template: `/api/v1${spec.path}`,
     ...surface,
   });
 
 /** Every request's id, log line, request log entry and span attributes (lib/observability), around its answer. */
 const handle = (request: Request, context: NextContext, answer: Answer, route: Route): Promise<Response> =>
-  observeApiRequest(request, () => respond(request, context, answer, route));
+  observeApiRequest(request, () => respond(request, context, answer, route), route.template);
 
 /**
  * Every answer, error or not, carries the caller's rate-limit headers (the limit of requests in flight is the HTTP
@@ -234,6 +240,8 @@ async function attempt(
     const response = await onReadServer(db!, request, admission.caller, () =>
       answer(request, context, admission.caller),
     );
+    // A write stored: the disk has room again (what /api/health reports, lib/db/disk-space.ts).
+    if (response.ok && !READ_METHODS.has(request.method)) noteWriteSucceeded();
     return { response, rateLimitHeaders };
   } catch (error) {
     // The 401's headers are its limit's (requests without a valid token), which the 405 then carries.
@@ -271,15 +279,6 @@ async function onReadServer(db: Database, request: Request, caller: Caller, work
       .noteWrite(key, writePositions())
       .catch((error) => logError("Recording a write's WAL position failed", error));
   }
-}
-
-let positions: PositionStore | undefined;
-/** Where callers' write positions are kept: Redis, seen by every instance, when configured; else this process. */
-function writePositions(): PositionStore {
-  const upstash = upstashFromEnv();
-  if (upstash) return new RedisPositions(upstash.redis);
-  positions ??= new InProcessPositions();
-  return positions;
 }
 
 function finish({ response, error, rateLimitHeaders }: Attempt): Response {

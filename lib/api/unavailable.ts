@@ -1,8 +1,9 @@
 // 503 answers for faults outside the app (decisions.md, Wire format): the database unreachable, no pooled connection
-// in time, a statement over its limit, or this instance over its limit of requests in flight. Each is JSON with
+// in time, a statement over its limit, its disk full or another resource short, or this instance over its limit of requests in flight. Each is JSON with
 // Retry-After, and its cause is logged once per outage rather than once per request of a storm.
 import { ApiError } from "@/lib/core/errors";
 import { logError, logRefusal } from "@/lib/core/log";
+import { noteDiskFull } from "@/lib/db/disk-space";
 import { type DatabaseFault, databaseFault } from "@/lib/db/faults";
 
 const MESSAGES: Record<DatabaseFault | "overloaded", [message: string, retryAfterSeconds: number]> = {
@@ -10,6 +11,9 @@ const MESSAGES: Record<DatabaseFault | "overloaded", [message: string, retryAfte
   "connection-lost": ["The connection to the database was lost. Try again shortly.", 1],
   busy: ["The server is busy: no database connection was free in time. Try again shortly.", 2],
   "statement-timeout": ["The database took too long to answer. Try again shortly.", 2],
+  // An operator must free space first: a longer wait than for a passing fault.
+  "disk-full": ["The database has no disk space left to store this change. Try again later.", 30],
+  "out-of-resources": ["The database is short of memory or another resource right now. Try again shortly.", 5],
   overloaded: ["The server is handling too many requests. Try again shortly.", 1],
 };
 
@@ -22,6 +26,7 @@ export function serviceUnavailable(cause: keyof typeof MESSAGES): ApiError {
 export function faultAnswer(error: unknown): ApiError | undefined {
   const fault = databaseFault(error);
   if (!fault) return undefined;
+  if (fault === "disk-full") noteDiskFull();
   logThrottled(fault, `Answering 503: database fault (${fault}).`, error);
   return serviceUnavailable(fault);
 }

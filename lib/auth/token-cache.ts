@@ -79,6 +79,19 @@ export class TokenCache<Row extends { tenantId: number }> {
     return entry.row;
   }
 
+  /**
+   * Opens the listener if it is not open, and resolves once that attempt has settled: true when listening, false
+   * when the cache is off (authentication then reads the database every time). A starting instance's readiness.
+   */
+  async listening(): Promise<boolean> {
+    if (!this.#listener) {
+      this.#lastAttempt = 0;
+      this.#open();
+      await this.#opening;
+    }
+    return this.#listener !== undefined;
+  }
+
   /** Taken before the lookup whose row is then offered to put(). */
   generation(): number {
     return this.#generation;

@@ -7,7 +7,17 @@
 // - busy: no pooled connection free within the wait limit ("timeout exceeded when trying to connect"), or the server
 //   has no connection slot left (53300).
 // - statement-timeout: 57014 (statement_timeout), or the client-side deadline ("Query read timeout").
-export type DatabaseFault = "unreachable" | "connection-lost" | "busy" | "statement-timeout";
+// - disk-full: 53100 ("could not extend file ...: No space left on device"), which PostgreSQL and the embedded
+//   database (PGlite writes through Node's file system) both raise; ENOSPC where the file system says it directly.
+// - out-of-resources: the rest of SQLSTATE class 53 (insufficient resources: 53000, 53200 out of memory, 53400
+//   configuration limit exceeded), a state of the server that passes, not a bug of the request.
+export type DatabaseFault =
+  | "unreachable"
+  | "connection-lost"
+  | "busy"
+  | "statement-timeout"
+  | "disk-full"
+  | "out-of-resources";
 
 const BY_PRISMA_CODE: Record<string, DatabaseFault> = {
   P1001: "unreachable",
@@ -36,8 +46,13 @@ const BY_CODE: Record<string, DatabaseFault> = {
   "57P02": "connection-lost",
   "57P03": "unreachable",
   "53300": "busy",
+  "53100": "disk-full",
+  ENOSPC: "disk-full",
   "57014": "statement-timeout",
 };
+/** SQLSTATE class 53, insufficient resources, for the codes not named above. */
+const byCode = (code: string): DatabaseFault | undefined =>
+  BY_CODE[code] ?? (/^53[0-9A-Z]{3}$/.test(code) ? "out-of-resources" : undefined);
 const BY_MESSAGE: [RegExp, DatabaseFault][] = [
   [/^Connection terminated due to connection timeout/, "unreachable"],
   [/^Connection terminated/, "connection-lost"],
@@ -59,9 +74,9 @@ export function databaseFault(error: unknown, depth = 0): DatabaseFault | undefi
   if (!error || typeof error !== "object" || depth > 5) return undefined;
   const e = error as ErrorLike;
   const found =
-    (typeof e.code === "string" && (BY_PRISMA_CODE[e.code] ?? BY_CODE[e.code])) ||
+    (typeof e.code === "string" && (BY_PRISMA_CODE[e.code] ?? byCode(e.code))) ||
     (typeof e.kind === "string" && BY_ADAPTER_KIND[e.kind]) ||
-    (typeof e.originalCode === "string" && BY_CODE[e.originalCode]) ||
+    (typeof e.originalCode === "string" && byCode(e.originalCode)) ||
     (typeof e.message === "string" && BY_MESSAGE.find(([pattern]) => pattern.test(e.message as string))?.[1]);
   return (
     found || databaseFault(e.meta?.driverAdapterError, depth + 1) || databaseFault(e.cause, depth + 1) || undefined

@@ -1,20 +1,30 @@
-// What GET /api/health reports: whether this instance can serve. The database must answer and carry every migration
+// What GET /api/health reports: whether this instance can serve (readiness; /api/live is liveness). It must have
+// warmed up once (./readiness.ts: "starting" until then), and the database must answer and carry every migration
 // of this build (else 503: a load balancer or deploy check should hold traffic back); the rate-limit store is
 // reported too, but the API fails open without it, so an unreachable one does not make the instance unhealthy.
 
-import { logError } from "@/lib/core/log";
+import { log, logError } from "@/lib/core/log";
 import { type Database, database } from "@/lib/db/client";
+import { diskLatelyFull } from "@/lib/db/disk-space";
 import { type ReplicaHealth, replicaUrls, serverName } from "@/lib/db/replicas";
 import expectedMigrations from "@/lib/generated/migrations.json";
 import { upstashFromEnv } from "@/lib/ratelimit/upstash";
+import { isWarm, warmUp } from "./readiness";
 
-const CHECK_TIMEOUT_MS = 5_000;
+/**
+ * The whole check answers within this bound whatever the database or Redis does (a hung primary, a blackholed
+ * host): a balancer's probe times out after a few seconds, and a late answer is no answer to it.
+ */
+const CHECK_TIMEOUT_MS = 2_000;
 
 export interface HealthReport {
-  status: "ok" | "unavailable";
+  /** "starting" until the instance has warmed up once (./readiness.ts): not ready, though alive (/api/live). */
+  status: "ok" | "starting" | "unavailable";
   database: {
     kind: "postgres" | "pglite";
     reachable: boolean;
+    /** False while writes are refused for want of disk space (lib/db/disk-space.ts): the instance cannot serve writes. */
+    writable: boolean;
     migrations?: { up_to_date: boolean; applied: number; pending: string[] };
   };
   rate_limit: { store: "upstash" | "memory"; reachable: boolean };
@@ -36,17 +46,44 @@ function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** The cause goes to the server log only: the endpoint is public, and messages can name internal hosts. */
-const logFailure = (what: string, error: unknown) => logError(`Health check: ${what} failed`, error);
+const running = new Map<string, Promise<unknown>>();
+/**
+ * One check of each part at a time: a probe that arrives while the last one still waits on a hung database joins it
+ * rather than taking one more pooled connection into the hang.
+ */
+function once<T>(what: string, check: () => Promise<T>): Promise<T> {
+  let pending = running.get(what) as Promise<T> | undefined;
+  if (!pending) {
+    pending = check().finally(() => running.delete(what));
+    running.set(what, pending);
+  }
+  return withTimeout(pending, what);
+}
+
+const failing = new Set<string>();
+/**
+ * The cause goes to the server log only (the endpoint is public, and messages can name internal hosts), and once
+ * per change: a part that stays away while a balancer probes every second is one line, not one per probe.
+ */
+function noteCheck(what: string, error?: unknown) {
+  if (error === undefined) {
+    if (failing.delete(what)) log().info({ part: what }, `Health check: ${what} answers again`);
+    return;
+  }
+  if (failing.has(what)) return;
+  failing.add(what);
+  logError(`Health check: ${what} failed`, error);
+}
 
 /** The replicas as checked now, or nothing when none is configured (or the primary is not open). */
 async function checkReplicas(): Promise<ReplicaHealth[] | undefined> {
   if (replicaUrls().length === 0) return undefined;
   try {
-    const db = await withTimeout(database(), "The database");
-    return db.replicas && (await withTimeout(db.replicas.health(), "The replicas"));
+    const replicas = await once("the replicas", async () => (await database()).replicas?.health());
+    noteCheck("the replicas");
+    return replicas;
   } catch (error) {
-    logFailure("the replicas", error);
+    noteCheck("the replicas", error);
     return replicaUrls().map((url) => ({
       server: serverName(url),
       reachable: false,
@@ -62,21 +99,25 @@ async function checkDatabase(): Promise<HealthReport["database"]> {
   let db: Database;
   let applied: { migration_name: string }[];
   try {
-    db = await withTimeout(database(), "The database");
-    applied = await withTimeout(
-      db.prisma.$queryRaw<{ migration_name: string }[]>`
-        SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-      "The database",
-    );
+    [db, applied] = await once("the database", async () => {
+      const db = await database();
+      return [
+        db,
+        await db.prisma.$queryRaw<{ migration_name: string }[]>`
+          SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+      ] as const;
+    });
+    noteCheck("the database");
   } catch (error) {
-    logFailure("the database", error);
-    return { kind, reachable: false };
+    noteCheck("the database", error);
+    return { kind, reachable: false, writable: false };
   }
   const done = new Set(applied.map((row) => row.migration_name));
   const pending = expectedMigrations.filter((name) => !done.has(name));
   return {
     kind: db.kind,
     reachable: true,
+    writable: !diskLatelyFull(),
     migrations: { up_to_date: pending.length === 0, applied: done.size, pending },
   };
 }
@@ -84,20 +125,38 @@ async function checkDatabase(): Promise<HealthReport["database"]> {
 async function checkRateLimitStore(): Promise<HealthReport["rate_limit"]> {
   const upstash = upstashFromEnv();
   if (!upstash) return { store: "memory", reachable: true };
+  const what = "the rate-limit store (Upstash Redis)";
   try {
-    await upstash.redis.ping();
+    await once(what, () => upstash.redis.ping());
+    noteCheck(what);
     return { store: "upstash", reachable: true };
   } catch (error) {
-    logFailure("the rate-limit store (Upstash Redis)", error);
+    noteCheck(what, error);
     return { store: "upstash", reachable: false };
   }
 }
 
+/** Whether the instance has warmed up, waiting for its warm-up within the check's bound. */
+async function checkWarm(): Promise<boolean> {
+  if (isWarm()) return true;
+  try {
+    await once("the warm-up", warmUp);
+    return true;
+  } catch {
+    return false; // a warm-up cut by the bound goes on; a failed one is retried by the next check
+  }
+}
+
 export async function healthReport(): Promise<HealthReport> {
-  const [db, rateLimit, replicas] = await Promise.all([checkDatabase(), checkRateLimitStore(), checkReplicas()]);
-  const healthy = db.reachable && db.migrations?.up_to_date === true;
+  const [warm, db, rateLimit, replicas] = await Promise.all([
+    checkWarm(),
+    checkDatabase(),
+    checkRateLimitStore(),
+    checkReplicas(),
+  ]);
+  const healthy = db.reachable && db.writable && db.migrations?.up_to_date === true;
   return {
-    status: healthy ? "ok" : "unavailable",
+    status: !healthy ? "unavailable" : warm ? "ok" : "starting",
     database: db,
     rate_limit: rateLimit,
     ...(replicas ? { replicas } : {}),

@@ -12,9 +12,14 @@ import { type AnswerSent, currentRequest, type RequestContext, runInRequest } fr
 import { recordTokenRequest } from "@/lib/request-log/buffer";
 import { requestIdOf } from "./request-id";
 
-/** A path with its ids replaced by `{id}` (numbers, uuids): the route template, which log lines group by. */
+/**
+ * A path with its ids replaced by `{id}` (numbers, uuids) and anything like an email by `{email}`: the template of a
+ * path no route file names (an endpoint's own template is given: observeApiRequest).
+ */
 export const routeTemplate = (pathname: string) =>
-  pathname.replace(/\/(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=\/|$)/gi, "/{id}");
+  pathname
+    .replace(/\/(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=\/|$)/gi, "/{id}")
+    .replace(/\/[^/]*(@|%40)[^/]*/gi, "/{email}");
 
 /**
  * At the front door, for an API request with id `requestId`: counts the bytes of its answer's body as they are
@@ -50,7 +55,15 @@ export function observedFromFrontDoor(requestId: string, response: ServerRespons
 }
 
 /** Runs `answer` as the request's work, then adds to its answer and records it. */
-export async function observeApiRequest(request: Request, answer: () => Promise<Response>): Promise<Response> {
+/**
+ * `template` is the route's own (`/api/v1/users/email/{email}`): what the log line and the span name as its route,
+ * never the path as sent, which may hold personal data (decisions.md, Observability).
+ */
+export async function observeApiRequest(
+  request: Request,
+  answer: () => Promise<Response>,
+  template?: string,
+): Promise<Response> {
   const requestId = requestIdOf(request);
   const atDoor = currentRequest();
   const context: RequestContext =
@@ -60,7 +73,7 @@ export async function observeApiRequest(request: Request, answer: () => Promise<
   const error = response.status >= 400 ? await errorBody(response) : undefined;
   const answered = error ? withRequestIdInBody(response, error, context.requestId) : response;
   answered.headers.set("X-Request-Id", context.requestId);
-  const route = routeTemplate(url.pathname);
+  const route = template ?? routeTemplate(url.pathname);
   tagSpan(context, request.method, route);
   if (context.tokenId !== undefined && context.tenantId !== undefined) {
     recordTokenRequest({

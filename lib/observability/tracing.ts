@@ -5,10 +5,13 @@
 // an endpoint is set (OTEL_SDK_DISABLED=true still turns it off): without one nothing of OpenTelemetry but its no-op API is loaded.
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { registerOTel } from "@vercel/otel";
+import { QueryStrippingSpanProcessor } from "./span-privacy";
 
 export function startTracing() {
   registerOTel({
     serviceName: process.env.OTEL_SERVICE_NAME || "cjt-api",
     instrumentations: ["fetch", new PgInstrumentation({ requireParentSpan: true })],
+    // First, so that no exporter sees a query string.
+    spanProcessors: [new QueryStrippingSpanProcessor(), "auto"],
   });
 }

@@ -10,7 +10,8 @@ import { logError } from "@/lib/core/log";
 import type { RateLimiter, RateLimitResult, RateLimitRule } from "./index";
 
 const REDIS_TIMEOUT_MS = 1_000;
-const FAIL_OPEN_MS = 30_000;
+/** How long Redis is left alone once a call failed: by the limiters, and by read replicas' write positions. */
+export const FAIL_OPEN_MS = 30_000;
 /** A timer that fires this much later than asked was held up by the event loop, not by Redis. */
 const LOOP_LAG_MS = 50;
 /** However busy the event loop, a call is given up after this long. */

@@ -412,8 +412,8 @@ describe("append-only", () => {
     // Prisma's own writes go through the same trigger.
     await expect(db.auditEvent.deleteMany({})).rejects.toThrow();
     await expect(db.auditEvent.updateMany({ data: { action: "client.created" } })).rejects.toThrow();
-    // prune_audit_events is the one path, and it refuses a retention under one day.
-    await expect(db.$queryRawUnsafe("SELECT prune_audit_events(0)")).rejects.toThrow(/at least 1/);
+    // prune_audit_events is the one path, and it refuses a retention under its floor (30 days).
+    await expect(db.$queryRawUnsafe("SELECT prune_audit_events(29)")).rejects.toThrow(/at least 30/);
     expect(await auditCount()).toBe(count);
     expect((await db.$queryRaw<{ n: string }[]>`SELECT target_name AS n FROM audit_events WHERE id = ${id}`)[0].n).toBe(
       "Permanent",

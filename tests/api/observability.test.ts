@@ -101,6 +101,25 @@ describe("request ids and the request log line", () => {
     });
   });
 
+  it("names the route by its template, never by the email or query the path was sent with", async () => {
+    const byEmail = await import("@/app/api/v1/users/email/[email]/route");
+    const res = await call(byEmail, "GET", "users/email/owner%40acme.test?search=Jane+Harper", {
+      token: owner,
+      params: { email: "owner@acme.test" },
+    });
+    expect(res.status).toBe(200);
+    const line = requestLine(res.headers.get("x-request-id"));
+    expect(line).toMatchObject({ status: 200, route: "/api/v1/users/email/{email}" });
+    const raw = log.raw.find((text) => text.includes(res.headers.get("x-request-id")!));
+    expect(raw).not.toMatch(/owner|acme\.test|Jane/);
+    // A path no route names keeps no email either.
+    const unnamed = await call(unknown, "GET", "users/email/someone%40example.com/extra", { token: owner });
+    expect(requestLine(unnamed.headers.get("x-request-id"))).toMatchObject({
+      status: 404,
+      route: "/api/v1/users/email/{email}/extra",
+    });
+  });
+
   it("a 500: the cause in an error line with the same request id, the body says nothing of it", async () => {
     const res = await call(failing, "GET", "failing", { token: owner });
     expect(res.status).toBe(500);

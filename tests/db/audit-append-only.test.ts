@@ -4,9 +4,10 @@
 // TRUNCATE on it, while writing entries and pruning through prune_audit_events still work. On the embedded database
 // the app's only user is a superuser, which privileges do not bind: there the owner and the trigger are what holds.
 import { randomBytes } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { prisma } from "@/lib/db/client";
 import { applyMigrations } from "@/lib/db/migrations";
+import { migrate } from "@/scripts/migrate";
 import { adminQuery, databaseUrlFor } from "../support/postgres";
 
 describe("the audit log's table", () => {
@@ -62,11 +63,14 @@ describe.skipIf(!process.env.DATABASE_URL)("an app role that is not a superuser,
           `INSERT INTO tenants (name) VALUES ('Roles Ltd') RETURNING id`,
         );
         const tenant = rows[0].id;
+        // Back-dated entries only a superuser may write (the database sets created_at for anyone else).
         const insert = (days: number) =>
-          session.query(
-            `INSERT INTO audit_events (tenant_id, action, via, target_type, target_name, created_at)
-             VALUES ($1, 'client.updated', 'cli', 'client', 'x', now() - make_interval(days => $2::int))`,
-            [tenant, days],
+          adminQuery(databaseUrlFor(admin, database), (superuser) =>
+            superuser.query(
+              `INSERT INTO audit_events (tenant_id, action, via, target_type, target_name, created_at)
+               VALUES ($1, 'client.updated', 'cli', 'client', 'x', now() - make_interval(days => $2::int))`,
+              [tenant, days],
+            ),
           );
         await insert(500);
         await insert(1);
@@ -88,6 +92,72 @@ describe.skipIf(!process.env.DATABASE_URL)("an app role that is not a superuser,
     } finally {
       await adminQuery(admin, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       await adminQuery(admin, `DROP ROLE IF EXISTS ${role}`);
+    }
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("the app's own role, apart from the role that migrates", () => {
+  it("owns nothing: DROP, TRUNCATE, DELETE, a short prune and a back-dated insert are each refused", async () => {
+    const admin = process.env.DIRECT_DATABASE_URL || (process.env.DATABASE_URL as string);
+    const suffix = randomBytes(4).toString("hex");
+    const owner = `cjt_owner_${suffix}`;
+    const app = `cjt_app_${suffix}`;
+    const database = `cjt_split_${suffix}`;
+    await adminQuery(admin, `CREATE ROLE ${owner} LOGIN CREATEROLE`);
+    await adminQuery(admin, `CREATE ROLE ${app} LOGIN`);
+    await adminQuery(admin, `CREATE DATABASE ${database} OWNER ${owner}`);
+    const as = (role: string) => {
+      const url = new URL(databaseUrlFor(admin, database));
+      url.username = role;
+      return url.href;
+    };
+    try {
+      // As an operator deploys: db:migrate with the owner's login, naming the app's role.
+      vi.stubEnv("MIGRATION_DATABASE_URL", as(owner));
+      vi.stubEnv("DATABASE_APP_ROLE", app);
+      await migrate();
+      await adminQuery(as(app), async (session) => {
+        const owned = await session.query<{ n: string }>(
+          `SELECT (SELECT count(*) FROM pg_class WHERE relowner = r.oid)
+                + (SELECT count(*) FROM pg_namespace WHERE nspowner = r.oid)
+                + (SELECT count(*) FROM pg_proc WHERE proowner = r.oid) AS n
+           FROM pg_roles r WHERE rolname = current_user`,
+        );
+        expect(owned.rows[0].n).toBe("0");
+        // What the app does works.
+        const { rows } = await session.query<{ id: number }>(
+          "INSERT INTO tenants (name) VALUES ('Split Ltd') RETURNING id",
+        );
+        const tenant = rows[0].id;
+        const entry = await session.query<{ age: number }>(
+          `INSERT INTO audit_events (tenant_id, action, via, target_type, target_name)
+           VALUES ($1, 'client.updated', 'cli', 'client', 'x') RETURNING extract(epoch FROM now() - created_at) AS age`,
+          [tenant],
+        );
+        // The insert's transaction time, as the column keeps it (to the millisecond).
+        expect(Math.abs(Number(entry.rows[0].age))).toBeLessThan(0.001);
+        expect((await session.query("SELECT prune_audit_events(400) AS pruned")).rows[0].pruned).toBe(0);
+        for (const statement of [
+          "DROP TABLE audit_events CASCADE",
+          "DROP TABLE clients CASCADE",
+          "CREATE TABLE audit_events_copy (id int)",
+          "TRUNCATE audit_events",
+          "DELETE FROM audit_events",
+          "SELECT prune_audit_events(1)",
+          "CREATE OR REPLACE FUNCTION audit_retention_floor_days() RETURNS INTEGER LANGUAGE sql AS 'SELECT 1'",
+          `INSERT INTO audit_events (tenant_id, action, via, target_type, target_name, actor_name, created_at)
+           VALUES (${tenant}, 'client.updated', 'cli', 'client', 'x', 'Someone Else', now() - interval '100 days')`,
+          "INSERT INTO _prisma_migrations (id, checksum, migration_name) VALUES ('x', 'x', 'x')",
+        ]) {
+          await expect(session.query(statement), statement).rejects.toMatchObject({ code: "42501" });
+        }
+      });
+    } finally {
+      vi.unstubAllEnvs();
+      await adminQuery(admin, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await adminQuery(admin, `DROP OWNED BY ${app}`).catch(() => {});
+      await adminQuery(admin, `DROP ROLE IF EXISTS ${app}`);
+      await adminQuery(admin, `DROP ROLE IF EXISTS ${owner}`);
     }
   });
 });

@@ -8,49 +8,16 @@ import { GET as healthGET } from "@/app/api/health/route";
 import * as clientsRoute from "@/app/api/v1/clients/route";
 import { closeDatabase, database } from "@/lib/db/client";
 import { InProcessPositions, type PositionStore, RedisPositions } from "@/lib/db/replica-positions";
-import { lsn, lsnText, ReplicaRead, type ReplicaServer, ReplicaSet, readFrom, serverName } from "@/lib/db/replicas";
+import { lsn, lsnText, ReplicaRead, ReplicaSet, readFrom, serverName } from "@/lib/db/replicas";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { startUpstashEmulator, type UpstashEmulator } from "@/scripts/upstash-emulator";
 import { tenantByName, tokenFor } from "../support/api";
+import { fakeReplica } from "../support/fake-replica";
 
 afterEach(() => {
   vi.unstubAllEnvs();
   vi.restoreAllMocks();
 });
-
-/** A replica whose replay position the test sets; `down` makes its statements fail as a stopped server's do. */
-interface FakeReplica {
-  replayed: string;
-  down: boolean;
-  asked: number;
-  server: ReplicaServer;
-}
-
-function fakeReplica(name: string): FakeReplica {
-  const replica: FakeReplica = {
-    replayed: "0/0",
-    down: false,
-    asked: 0,
-    server: {
-      name,
-      connect: async () => {
-        throw new Error("not used");
-      },
-      statementName: () => undefined,
-      read: async () => {
-        throw new Error("not used");
-      },
-      prisma: {} as ReplicaServer["prisma"],
-      query: async <Row>() => {
-        replica.asked++;
-        if (replica.down) throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
-        return [{ position: replica.replayed }] as Row[];
-      },
-      close: async () => {},
-    },
-  };
-  return replica;
-}
 
 function setUp(names = ["a", "b"]) {
   vi.stubEnv("DATABASE_REPLICA_MAX_LAG_MS", "5000");

@@ -181,6 +181,30 @@ describe.skipIf(!built)("traces of the built server", () => {
     expect(line.db_ms).toBeGreaterThan(0);
   }, 60_000);
 
+  it("keeps no email of the path and no query string in any span or in the log line", async () => {
+    const res = await fetch(`http://127.0.0.1:${PORT}/api/v1/users/email/owner%40acme.test?search=Jane+Harper&q=x`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+    const requestId = res.headers.get("x-request-id");
+    let tagged: Span | undefined;
+    for (let i = 0; i < 80 && !tagged; i++) {
+      tagged = spans.find((s) => attribute(s, "http.request.id") === requestId);
+      if (!tagged) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(attribute(tagged!, "http.route")).toBe("/api/v1/users/email/{email}");
+    const trace = await spansOf(tagged!.traceId, (t) => t.some((s) => attribute(s, "http.target") !== undefined));
+    const target = trace.map((s) => attribute(s, "http.target")).find((value) => value !== undefined);
+    expect(target).toBe("/api/v1/users/email/{email}");
+    const texts = trace.flatMap((s) => [s.name, ...s.attributes.map((a) => String(a.value.stringValue ?? ""))]);
+    expect(texts.filter((text) => /search=|Jane|[?&]q=|owner%40|owner@acme/.test(text))).toEqual([]);
+    const line = output
+      .split("\n")
+      .find((l) => l.startsWith("{") && l.includes(String(requestId)) && l.includes('"kind":"request"'));
+    expect(JSON.parse(line!)).toMatchObject({ route: "/api/v1/users/email/{email}" });
+    expect(line).not.toMatch(/owner%40|owner@acme|Jane/);
+  });
+
   it("logs each answer once it is sent, with its body's bytes as the caller received them", async () => {
     const lineOf = (requestId: string | null) =>
       output

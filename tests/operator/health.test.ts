@@ -33,6 +33,7 @@ describe("GET /api/health", () => {
       database: {
         kind: process.env.DATABASE_URL ? "postgres" : "pglite",
         reachable: true,
+        writable: true,
         migrations: { up_to_date: true, applied: (await listMigrations()).length, pending: [] },
       },
       rate_limit: { store: "memory", reachable: true },
@@ -80,6 +81,27 @@ describe("GET /api/health", () => {
       status: 200,
       body: { status: "ok", rate_limit: { store: "upstash", reachable: false } },
     });
+  });
+});
+
+describe("GET /api/health while Upstash is away", () => {
+  it("logs one line when Upstash goes away and one when it is back, not one per call", async () => {
+    vi.stubEnv("UPSTASH_REDIS_REST_URL", emulator.url);
+    vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", emulator.token);
+    expect((await health()).body.rate_limit.reachable).toBe(true);
+
+    const errors = spyOnLog("error");
+    vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", "wrong-token");
+    for (let i = 0; i < 5; i++) expect((await health()).body.rate_limit.reachable).toBe(false);
+    const aboutUpstash = () => errors.mock.calls.filter(([message]) => /rate-limit store/.test(message));
+    expect(aboutUpstash()).toHaveLength(1);
+
+    vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", emulator.token);
+    expect((await health()).body.rate_limit.reachable).toBe(true);
+    vi.stubEnv("UPSTASH_REDIS_REST_TOKEN", "wrong-token");
+    for (let i = 0; i < 3; i++) await health();
+    // Away again after it came back: a second line.
+    expect(aboutUpstash()).toHaveLength(2);
   });
 });
 

@@ -21,4 +21,27 @@ describe("database faults", () => {
     });
     expect(databaseFault(uniqueViolation)).toBeUndefined();
   });
+
+  // SQLSTATE class 53, insufficient resources, as Prisma wraps what PostgreSQL or PGlite raised (the shape seen in
+  // tests/faults/disk-full.test.ts): a 503, never a 500.
+  it.each([
+    ["53100", "disk-full"],
+    ["53200", "out-of-resources"],
+    ["53400", "out-of-resources"],
+    ["53000", "out-of-resources"],
+    ["53300", "busy"],
+  ])("takes SQLSTATE %s for %s", (code, fault) => {
+    const error = new Prisma.PrismaClientKnownRequestError("Database error", {
+      code: "P2039",
+      clientVersion: Prisma.prismaVersion.client,
+      meta: { driverAdapterError: { name: "DriverAdapterError", cause: { originalCode: code, kind: "postgres" } } },
+    });
+    expect(databaseFault(error)).toBe(fault);
+    // node-postgres unwrapped, as a raw session throws it.
+    expect(databaseFault(Object.assign(new Error("could not extend file"), { code }))).toBe(fault);
+  });
+
+  it("takes a file system's ENOSPC for a full disk", () => {
+    expect(databaseFault(Object.assign(new Error("no space left on device"), { code: "ENOSPC" }))).toBe("disk-full");
+  });
 });
