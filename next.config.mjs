@@ -1,7 +1,16 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // PGlite ships WebAssembly and data files that it loads from its own package folder at run time.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "swagger-ui-dist"],
+  // PGlite ships WebAssembly and data files that it loads from its own package folder at run time. Ajv (the MCP SDK's
+  // schema validator) compiles validators whose code requires its runtime files (and ajv-formats') by name: bundled,
+  // nothing traces those files into a Vercel function (tests/vercel/traced-packages.test.ts found them missing).
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "pg",
+    "swagger-ui-dist",
+    "ajv",
+    "ajv-formats",
+  ],
   poweredByHeader: false,
   // Compression belongs to what stands in front (Vercel's edge; nginx or Caddy on one server: README "Deploy"): gzip
   // in this process costs the one event loop's CPU (a 1,000-row sync page, 0.5-1.6 MB: 10-30 ms more per page).
