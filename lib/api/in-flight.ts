@@ -42,7 +42,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { availableParallelism } from "node:os";
 import { logRefusalOf } from "@/lib/core/log";
 import { poolConfig } from "@/lib/db/client";
-import { underApiV1 } from "@/lib/http/api-path";
+import { takesPlace } from "@/lib/http/api-path";
 import { releaseReadAhead, whenBodyArrived } from "@/lib/http/body-arrival";
 import { API_HEADERS } from "@/lib/http/security-headers";
 import { errorBodyAtFrontDoor } from "@/lib/observability/request-id";
@@ -239,7 +239,7 @@ function queueKey(request: IncomingMessage): string {
  * standing, it is answered 503 here.
  */
 export function admitOrQueue(request: IncomingMessage, response: ServerResponse, pass: () => void) {
-  if (!underApiV1(request.url ?? "/")) return pass();
+  if (!takesPlace(request.url ?? "/")) return pass();
   // Counted apart while its body arrives: a shutdown waits for it too (bounded by the body's deadline).
   state.arriving++;
   let arriving = true;

@@ -7,9 +7,22 @@ import { API_HEADERS } from "./security-headers";
 /** The longest URL answered normally; a longer one is a 414 (Node refuses far longer ones before the app sees them). */
 const MAX_URL_LENGTH = 16 * 1024;
 
+/** Whether a request target is `prefix` or under it (`/api/v1`, not `/api/v10`). */
+const under = (target: string, prefix: string) =>
+  target.startsWith(prefix) &&
+  (target.length === prefix.length || target[prefix.length] === "/" || target[prefix.length] === "?");
+
 /** Whether a request target is under /api/v1: the API, not /api/auth, /api/health or /api/live. */
 export function underApiV1(target: string): boolean {
-  return target.startsWith("/api/v1") && (target.length === 7 || target[7] === "/" || target[7] === "?");
+  return under(target, "/api/v1");
+}
+
+/**
+ * Whether a request takes one of the instance's places (lib/api/in-flight.ts): the API's, and the MCP endpoint's,
+ * whose tool calls run the same endpoints (decisions.md: each call under the API's rules, fair share included).
+ */
+export function takesPlace(target: string): boolean {
+  return underApiV1(target) || under(target, "/api/mcp");
 }
 
 /** A JSON answer for an API request the framework cannot route, or null when the request may go on. */

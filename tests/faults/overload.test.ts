@@ -282,14 +282,16 @@ describe("the limit of API requests in flight, at the server", () => {
     expect(reachedNext).not.toContain("/api/v1/me");
   });
 
-  it("counts only /api/v1: health, liveness, sign-in and pages go through when the API is full", async () => {
+  it("counts /api/v1 and /api/mcp only: health, liveness, sign-in and pages go through when the API is full", async () => {
     vi.stubEnv("API_MAX_IN_FLIGHT", "1");
     vi.stubEnv("API_MAX_QUEUE_MS", "0");
     await fill(1);
-    for (const path of ["/api/live", "/api/health", "/api/auth/session", "/api/v10/x", "/clients", "/"]) {
+    for (const path of ["/api/live", "/api/health", "/api/auth/session", "/api/v10/x", "/api/mcpx", "/clients", "/"]) {
       expect((await send(path).answer).status, path).toBe(200);
     }
-    expect((await send("/api/v1?x=1").answer).status).toBe(503);
+    // An MCP tool call runs an endpoint: it waits for a place like the endpoint's own request.
+    for (const path of ["/api/v1?x=1", "/api/mcp", "/api/mcp?x=1"])
+      expect((await send(path).answer).status, path).toBe(503);
   });
 
   it("leaves no count behind when callers abort their requests, in flight or waiting", async () => {
