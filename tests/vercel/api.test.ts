@@ -134,6 +134,22 @@ describe("the deployment", () => {
   });
 });
 
+describe("the MCP endpoint", () => {
+  it("runs a tool call as its REST endpoint, statelessly, on a function's instance", async () => {
+    const answer = await send(runtime, "POST", "/api/mcp", {
+      token,
+      headers: { Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25" },
+      body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_clients", arguments: { limit: 2 } } },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.result.isError).toBeFalsy();
+    const rest = await send(runtime, "GET", `${API}?limit=2`, { token });
+    expect(answer.body.result.structuredContent.data.map((c: { uuid: string }) => c.uuid)).toEqual(
+      rest.body.data.map((c: { uuid: string }) => c.uuid),
+    );
+  });
+});
+
 describe("what docs/deploy.md says holds on Vercel, with no front door before Next", () => {
   it("answers a method the path lacks with the JSON 405 and Allow", async () => {
     const answer = await send(runtime, "DELETE", API, { token });
