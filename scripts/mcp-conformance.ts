@@ -8,6 +8,17 @@
 import { spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { readCommandLine } from "./usage";
+
+const { values } = readCommandLine(
+  `Usage: npm run mcp:conformance [-- --scenario <name>]
+
+Runs the MCP conformance suite's server scenarios against a running server's /api/mcp as a person: set MCP_TOKEN to
+their personal token (npm run token:create) and MCP_URL to the endpoint (default http://127.0.0.1:3000/api/mcp; its
+origin must be the server's APP_URL). --scenario runs one scenario. Fails on a failure not listed in
+scripts/mcp-conformance-baseline.yml, and on a listed one that passes.`,
+  { scenario: { type: "string" } },
+);
 
 const CONFORMANCE = "@modelcontextprotocol/conformance@0.1.16";
 const target = new URL(process.env.MCP_URL ?? "http://127.0.0.1:3000/api/mcp");
@@ -45,7 +56,7 @@ const args = [
   `http://127.0.0.1:${port}/mcp`,
   "--expected-failures",
   "scripts/mcp-conformance-baseline.yml",
-  ...process.argv.slice(2),
+  ...(values.scenario ? ["--scenario", values.scenario] : []),
 ];
 const suite = spawn("npx", args, { stdio: "inherit" });
 const code = await new Promise<number>((resolve) => suite.on("exit", (exitCode) => resolve(exitCode ?? 1)));

@@ -74,6 +74,7 @@ describe("npm run user:reset-password", () => {
 describe("every command's --help", () => {
   const commands = [
     "fuzz.ts",
+    "mcp-conformance.ts",
     "migration-new.ts",
     "openapi.ts",
     "sdk-types.ts",
