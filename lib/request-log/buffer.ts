@@ -39,10 +39,16 @@ export function entriesKeptPerToken(): number {
   return Number.isInteger(setting) && setting > 0 ? setting : 1000;
 }
 
+/** The write of the entries buffered now: due when its window ends, or sooner if something flushes first. */
+interface Batch {
+  written: Promise<void>;
+  resolve: () => void;
+  timer: NodeJS.Timeout;
+}
+
 interface Buffer {
   entries: (TokenRequestEntry & { at: Date })[];
-  /** The write of the entries buffered now, due when its window ends. */
-  due?: Promise<void>;
+  due?: Batch;
   flushing?: Promise<void>;
   lastPrune: number;
 }
@@ -57,14 +63,13 @@ const requestLogOff = () => process.env.REQUEST_LOG === "off";
 export function recordTokenRequest(entry: TokenRequestEntry) {
   if (requestLogOff() || buffer.entries.length >= MAX_BUFFERED) return;
   buffer.entries.push({ ...entry, path: entry.path.slice(0, PATH_MAX), at: new Date() });
-  buffer.due ??= new Promise<void>((resolve) => {
+  if (!buffer.due) {
+    const { promise, resolve } = Promise.withResolvers<void>();
     // Unref'd: a batch waiting for its window does not keep a process alive that has nothing else to do.
-    setTimeout(() => {
-      buffer.due = undefined;
-      void flushTokenRequests().then(resolve);
-    }, flushIntervalMs()).unref();
-  });
-  const written = buffer.due;
+    const timer = setTimeout(() => void flushTokenRequests(), flushIntervalMs()).unref();
+    buffer.due = { written: promise, resolve, timer };
+  }
+  const { written } = buffer.due;
   try {
     after(() => written);
   } catch {
@@ -75,12 +80,19 @@ export function recordTokenRequest(entry: TokenRequestEntry) {
 /** Writes what is buffered now (one statement), and prunes old entries when due. */
 export async function flushTokenRequests(): Promise<void> {
   await buffer.flushing;
+  // The batch's after() work ends with this write, whoever flushes (its window, a shutdown, a test): a server stopped
+  // with Ctrl-C waits for its after() work, which must not wait out the window.
+  const batch = buffer.due;
+  buffer.due = undefined;
+  if (batch) clearTimeout(batch.timer);
   const entries = buffer.entries.splice(0);
-  if (!entries.length) return;
-  buffer.flushing = write(entries).finally(() => {
-    buffer.flushing = undefined;
-  });
-  await buffer.flushing;
+  if (entries.length) {
+    buffer.flushing = write(entries).finally(() => {
+      buffer.flushing = undefined;
+    });
+    await buffer.flushing;
+  }
+  batch?.resolve();
 }
 
 async function write(entries: Buffer["entries"]) {
