@@ -15,6 +15,12 @@ export const MUTATED = [
   { file: "lib/auth/visibility.ts", least: 90 },
   { file: "lib/oauth/scopes.ts", least: 90 },
   { file: "lib/oauth/pkce.ts", least: 90 },
+  // The MCP tools' dispatch: which tools a caller is shown, and their annotations (a call is the wrapper's, above).
+  {
+    file: "lib/mcp/tools.ts",
+    parts: ["TOOLS", "needed", "toolAllowed", "toolsFor", "annotationsOf", "findTool"],
+    least: 90,
+  },
   {
     // The wrapper's checks and their order; not its replica routing, fault retries or Accept parsing.
     file: "lib/api/route.ts",

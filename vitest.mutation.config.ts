@@ -11,6 +11,7 @@ export const MUTATION_TESTS = [
   "tests/unit/token-access-rules.test.ts",
   "tests/unit/cursor-rules.test.ts",
   "tests/unit/oauth-rules.test.ts",
+  "tests/unit/mcp-tool-rules.test.ts",
   "tests/api/check-order-rules.test.ts",
   "tests/auth/visibility.test.ts",
 ];

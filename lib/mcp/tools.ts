@@ -33,13 +33,18 @@ const needed = (endpoint: AnyEndpointDeclaration) => (endpoint.method === "get" 
  * Whether the caller may call the tool at all: its token's access and its role's permission, as the route judges
  * them first. Only these are listed; a call of another tool still runs the route's checks, which refuse it.
  */
-export const toolAllowed = (tool: Tool, caller: Pick<Caller, "tokenAccess" | "permissions">) =>
-  (!tool.endpoint.resource || !accessRefusal(caller.tokenAccess, tool.endpoint.resource, needed(tool.endpoint))) &&
-  (!tool.endpoint.permission || caller.permissions.has(tool.endpoint.permission));
+export function toolAllowed(tool: Tool, caller: Pick<Caller, "tokenAccess" | "permissions">) {
+  const { resource, permission } = tool.endpoint;
+  return (
+    (!resource || !accessRefusal(caller.tokenAccess, resource, needed(tool.endpoint))) &&
+    (!permission || caller.permissions.has(permission))
+  );
+}
 
 /** The tools the caller may call, in the fixed order. */
-export const toolsFor = (caller: Pick<Caller, "tokenAccess" | "permissions">) =>
-  TOOLS.filter((tool) => toolAllowed(tool, caller));
+export function toolsFor(caller: Pick<Caller, "tokenAccess" | "permissions">) {
+  return TOOLS.filter((tool) => toolAllowed(tool, caller));
+}
 
 /** The tool's input: its path parameters, query parameters and body fields as one object, as the document has them. */
 function inputSchema({ params, query, body }: AnyEndpointDeclaration): ObjectSchema {
