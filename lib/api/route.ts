@@ -240,8 +240,7 @@ async function attempt(
     const response = await onReadServer(db!, request, admission.caller, () =>
       answer(request, context, admission.caller),
     );
-    // A write stored: the disk has room again (what /api/health reports, lib/db/disk-space.ts).
-    if (response.ok && !READ_METHODS.has(request.method)) noteWriteSucceeded();
+    noteIfWriteStored(request, response);
     return { response, rateLimitHeaders };
   } catch (error) {
     // The 401's headers are its limit's (requests without a valid token), which the 405 then carries.
@@ -365,4 +364,9 @@ function assertAcceptsJson(request: Request) {
   });
   if (!acceptable)
     throw new ApiError(406, "This API only answers with application/json: send 'Accept: application/json'.");
+}
+
+/** A write stored: the disk has room again (what /api/health reports, lib/db/disk-space.ts). */
+function noteIfWriteStored(request: Request, response: Response) {
+  if (response.ok && !READ_METHODS.has(request.method)) noteWriteSucceeded();
 }

@@ -6,8 +6,10 @@ import {
   ACCESS_LEVELS,
   accessRefusal,
   accessSummary,
+  accessWithin,
   eventsRefusal,
   FULL_ACCESS,
+  intersectAccess,
   levelsOf,
   NO_ACCESS,
   parseAccessList,
@@ -15,6 +17,7 @@ import {
   READ_ONLY,
   readsNested,
   resourceLabel,
+  roleCeiling,
   TOKEN_PRESETS,
   TOKEN_RESOURCES,
   type TokenAccess,
@@ -184,5 +187,49 @@ describe("parseAccessList (token:create --access)", () => {
       audit: "read",
       jobs: "write",
     });
+  });
+});
+
+describe("an app's access (OAuth): a grant within a cap, within a role", () => {
+  it("is, per resource, the lower of the grant's and the cap's levels", () => {
+    const grant: TokenAccess = { ...NO_ACCESS, clients: "write", contacts: "read", jobs: "write", audit: "read" };
+    const cap: TokenAccess = { ...NO_ACCESS, clients: "read", contacts: "write", jobs: "write", webhooks: "write" };
+    expect(intersectAccess(grant, cap)).toEqual({ ...NO_ACCESS, clients: "read", contacts: "read", jobs: "write" });
+    expect(intersectAccess(cap, grant)).toEqual(intersectAccess(grant, cap));
+    expect(intersectAccess(FULL_ACCESS, READ_ONLY)).toEqual(READ_ONLY);
+    expect(intersectAccess(FULL_ACCESS, FULL_ACCESS)).toEqual(FULL_ACCESS);
+  });
+
+  it("is within another when no resource's level is higher, equal levels included", () => {
+    expect(accessWithin(READ_ONLY, FULL_ACCESS)).toBe(true);
+    expect(accessWithin(FULL_ACCESS, FULL_ACCESS)).toBe(true);
+    expect(accessWithin(NO_ACCESS, NO_ACCESS)).toBe(true);
+    expect(accessWithin(FULL_ACCESS, READ_ONLY)).toBe(false);
+    // One resource higher is enough to be outside, wherever it is in the list.
+    expect(accessWithin({ ...NO_ACCESS, audit: "read" }, { ...FULL_ACCESS, audit: "none" })).toBe(false);
+    expect(accessWithin({ ...NO_ACCESS, clients: "write" }, { ...FULL_ACCESS, clients: "read" })).toBe(false);
+  });
+
+  it("is at most the role's ceiling: write where it may create or update, webhooks and the audit log by permission", () => {
+    expect(roleCeiling(new Set())).toEqual({
+      clients: "read",
+      contacts: "read",
+      jobs: "read",
+      users: "read",
+      time_logs: "read",
+      webhooks: "none",
+      audit: "none",
+    });
+    expect(roleCeiling(new Set(["clients.create", "contacts.update", "webhooks.manage", "audit.read"]))).toEqual({
+      clients: "write",
+      contacts: "write",
+      jobs: "read",
+      users: "read",
+      time_logs: "read",
+      webhooks: "write",
+      audit: "read",
+    });
+    expect(roleCeiling(new Set(["jobs.update"])).jobs).toBe("write");
+    expect(roleCeiling(new Set(["jobs.create"])).jobs).toBe("write");
   });
 });
