@@ -55,18 +55,23 @@ function percentDecoded(component: string): string | null {
  * The body as a JSON object: 415 for another content type, 413 over the limit, 422 nested past MAX_BODY_DEPTH, 400 for
  * anything but an object. Everything after this (the schemas, the Idempotency-Key fingerprint) reads a bounded body.
  */
+/** The body's bytes, at most MAX_BODY_BYTES (413 past it, as declared or as read; 400 when it cannot be read). */
+export async function readBodyBytes(request: Request): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  return readLimited(request, MAX_BODY_BYTES).catch((error) => {
+    // A client that hangs up mid-body (ECONNRESET) is not a server error; nobody is left to read the answer.
+    if (error instanceof ApiError) throw error;
+    throw badRequest("The request body could not be read.");
+  });
+}
+
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
     throw new ApiError(415, "Send the request body as JSON with 'Content-Type: application/json'.");
   }
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await readLimited(request, MAX_BODY_BYTES).catch((error) => {
-    // A client that hangs up mid-body (ECONNRESET) is not a server error; nobody is left to read the answer.
-    if (error instanceof ApiError) throw error;
-    throw badRequest("The request body could not be read.");
-  });
+  const bytes = await readBodyBytes(request);
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

@@ -12,6 +12,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { authenticate } from "@/lib/api/authenticate";
 import { errorResponse } from "@/lib/api/error-response";
+import { readBodyBytes } from "@/lib/api/request";
 import { faultAnswer } from "@/lib/api/unavailable";
 import type { Caller } from "@/lib/auth/caller";
 import { ApiError } from "@/lib/core/errors";
@@ -126,6 +127,15 @@ export async function serveMcp(request: Request): Promise<Response> {
     }
     if (withoutAccess(caller)) return insufficientScope();
     if (request.method !== "POST") return notAllowed();
+    // The envelope within the API's body limit, read here: the SDK would read any size into memory.
+    let bounded: Request;
+    try {
+      const body = await readBodyBytes(request);
+      bounded = new Request(request.url, { method: "POST", headers: request.headers, body: Buffer.from(body) });
+    } catch (error) {
+      return errorResponse(error);
+    }
+    request = bounded;
     const authInfo = { token: token!, clientId: caller.app?.clientId ?? "personal", scopes: [], extra: { caller } };
     if (await isLegacyRequest(request)) return legacy(request, caller, authInfo);
     return modern.fetch(request, { authInfo });

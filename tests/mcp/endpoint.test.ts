@@ -72,6 +72,15 @@ describe("Origin", () => {
 });
 
 describe("protocol revisions", () => {
+  it("refuses an envelope past the API's 1 MB body limit with a JSON 413, having read no more of it", async () => {
+    const token = await tokenWith("owner@acme.test");
+    const call = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_me", arguments: {} } };
+    const response = await post(token, { ...call, padding: "a".repeat(1024 * 1024) });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ message: "The request body is larger than 1 MB." });
+    expect((await post(token, call)).status).toBe(200);
+  });
+
   it("refuses an unsupported MCP-Protocol-Version header with a 400", async () => {
     const token = await tokenWith("owner@acme.test");
     const response = await post(token, TOOLS_LIST, { "MCP-Protocol-Version": "1999-01-01" });
