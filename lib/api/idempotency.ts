@@ -19,6 +19,7 @@ import {
   renewLease,
   stillHeld,
 } from "@/lib/db/idempotency";
+import { outsideDatabaseDeadline } from "@/lib/db/deadline";
 import { errorResponse } from "./error-response";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -113,7 +114,8 @@ async function release(caller: Caller, claim: Claim) {
     if (Date.now() > until) return;
     releaseKey(caller, claim).catch(() => setTimeout(again, RELEASE_RETRY_EVERY_MS).unref());
   };
-  setTimeout(again, RELEASE_RETRY_EVERY_MS).unref();
+  // After the answer, so not under the request's database deadline (lib/db/deadline.ts), which may have passed.
+  outsideDatabaseDeadline(() => setTimeout(again, RELEASE_RETRY_EVERY_MS).unref());
 }
 
 const takenOver = () =>

@@ -10,10 +10,11 @@ import { type Permission, requirePermission } from "@/lib/auth/permissions";
 import { collectDeferred, type DeferredTask } from "@/lib/core/deferred";
 import { ApiError, forbidden, notFound } from "@/lib/core/errors";
 import { logError } from "@/lib/core/log";
-import { noteCaller } from "@/lib/core/request-context";
+import { currentRequest, noteCaller } from "@/lib/core/request-context";
 import { parseInput } from "@/lib/core/validation";
 import { type Database, database } from "@/lib/db/client";
 import { noteWriteSucceeded } from "@/lib/db/disk-space";
+import { DatabaseDeadline, requestDeadlineMs } from "@/lib/db/deadline";
 import { databaseFault } from "@/lib/db/faults";
 import { ReplicaRead, readFrom } from "@/lib/db/replicas";
 import { refusedApiPath } from "@/lib/http/api-path";
@@ -196,23 +197,43 @@ const handle = (request: Request, context: NextContext, answer: Answer, route: R
 /**
  * Every answer, error or not, carries the caller's rate-limit headers (the limit of requests in flight is the HTTP
  * server's: lib/api/in-flight.ts). A database fault is a 503, and a GET that met a connection broken by a database
- * restart is run once more first (lib/api/unavailable.ts).
+ * restart is run once more first (lib/api/unavailable.ts). All of it, the retry included, runs under one database
+ * deadline from admission (lib/db/deadline.ts): once it passes the answer is that 503, whatever is still waited for.
  */
 async function respond(request: Request, context: NextContext, answer: Answer, route: Route): Promise<Response> {
   // What no route would otherwise see to: an over-long URL, a trailing slash (also answered by proxy.ts for %-paths).
   const refused = refusedApiPath(request.url, new URL(request.url).pathname);
   if (refused) return refused;
-  const first = await attempt(request, context, answer, route);
-  if (first.error && request.method === "GET" && databaseFault(first.error) === "connection-lost") {
-    return finish(await attempt(request, context, answer, route));
-  }
-  return finish(first);
+  const admittedAt = currentRequest()?.startedAt ?? performance.now();
+  const deadline = new DatabaseDeadline(admittedAt + requestDeadlineMs());
+  // Known as soon as the token is: the answer at the deadline carries them too.
+  const limits: RateLimitHeaders = { rateLimitHeaders: {} };
+  const attempts = deadline.run(async () => {
+    const first = await attempt(request, context, answer, route, limits);
+    if (first.error && request.method === "GET" && databaseFault(first.error) === "connection-lost") {
+      return attempt(request, context, answer, route, limits);
+    }
+    return first;
+  });
+  const done = await deadline.within(attempts).then(
+    (answered) => {
+      // Answered in time: what it still reads (a streamed page) or defers past the answer is bounded per statement.
+      deadline.lift();
+      return answered;
+    },
+    // Past the deadline: the deadline stays passed for the work left behind, so it sends nothing more.
+    (error): Attempt => ({ error, ...limits }),
+  );
+  return finish(done);
 }
 
-interface Attempt {
+interface RateLimitHeaders {
+  rateLimitHeaders: Record<string, string>;
+}
+
+interface Attempt extends RateLimitHeaders {
   response?: Response;
   error?: unknown;
-  rateLimitHeaders: Record<string, string>;
 }
 
 async function attempt(
@@ -220,6 +241,7 @@ async function attempt(
   context: NextContext,
   answer: Answer,
   { resource, rateLimit, lacking, audience, channel }: Route,
+  limits: RateLimitHeaders,
 ): Promise<Attempt> {
   let rateLimitHeaders: Record<string, string> = {};
   try {
@@ -231,7 +253,7 @@ async function attempt(
       noteCaller(caller);
       return caller;
     });
-    rateLimitHeaders = admission.headers;
+    rateLimitHeaders = limits.rateLimitHeaders = admission.headers;
     const refusal =
       resource &&
       accessRefusal(admission.caller.tokenAccess, resource, READ_METHODS.has(request.method) ? "read" : "write");

@@ -8,6 +8,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { timedStatement } from "@/lib/core/request-context";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
+import { DatabaseDeadlineError, databaseTimeLeft } from "./deadline";
 import { applyMigrations } from "./migrations";
 import { embeddedDatabaseReady, openPGlite, pgliteDataDir } from "./pglite";
 import { type ReplicaServer, ReplicaSet, readOnReplica, replicaInUse, replicaUrls, serverName } from "./replicas";
@@ -244,12 +245,44 @@ class SerialClient extends pg.Client {
     const callback = typeof args.at(-1) === "function" ? args.pop() : undefined;
     // Timed into the request's database time (its log line) from when the statement starts, not while queued.
     const run = this.#tail.then(async () => {
-      const query = (await this.#withRoomFor(args[0])) as pg.QueryConfig;
-      return timedStatement(() => super.query(query, args[1]));
+      const query = (await this.#withRoomFor(args[0])) as pg.QueryConfig | string;
+      return timedStatement(() => this.#withinLimits(query, args[1]));
     });
     this.#tail = run.catch(() => undefined);
     if (!callback) return run;
     run.then((result) => callback(null, result), callback);
+  }
+
+  /**
+   * Sends the query within its limits: the connection's client-side deadline (query_timeout), cut to what is left of
+   * the request's database deadline (lib/db/deadline.ts); none is sent once that has passed. A statement whose answer
+   * did not come in time leaves the connection in a state nobody knows (mid-statement, perhaps in a transaction), and
+   * what is sent next on it waits behind that answer: a hung server made a ROLLBACK wait a second 6 s after its
+   * statement's. So the connection is closed then: the server rolls back what it began, what follows on it fails at
+   * once, and the pool opens another.
+   */
+  async #withinLimits(query: pg.QueryConfig | string, values: unknown): Promise<unknown> {
+    const left = databaseTimeLeft();
+    let config = query;
+    if (left !== undefined) {
+      if (left <= 0) throw new DatabaseDeadlineError();
+      const own = (this as unknown as { connectionParameters: { query_timeout?: number } }).connectionParameters
+        .query_timeout;
+      const limit = Math.ceil(Math.min(own ?? Number.POSITIVE_INFINITY, left));
+      config = { ...(typeof query === "string" ? { text: query } : query), query_timeout: limit } as pg.QueryConfig;
+    }
+    try {
+      return await super.query(config as pg.QueryConfig, values as unknown[]);
+    } catch (error) {
+      if ((error as Error)?.message === "Query read timeout") this.#abandon();
+      throw error;
+    }
+  }
+
+  #abandon() {
+    // Its 'end' is reported to the statements queued on it; with none, to nobody (not an unlistened 'error').
+    this.on("error", () => {});
+    (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
   }
 
   /** The query as sent: a named one after making room among the prepared statements, or unnamed if that failed. */

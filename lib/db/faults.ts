@@ -3,10 +3,12 @@
 // - unreachable: refused, unknown host, or no connection within the connect timeout. Prisma: P1001, or P2010 (raw
 //   queries) with the adapter's DatabaseNotReachable; pg: "Connection terminated due to connection timeout".
 // - connection-lost: the connection broke under a query (a restart, a cut). pg throws "Connection terminated
-//   unexpectedly" unwrapped; PostgreSQL ends sessions with 57P01..57P03 when it shuts down.
+//   unexpectedly" unwrapped; PostgreSQL ends sessions with 57P01..57P03 when it shuts down. A connection closed by the
+//   app after a statement's answer did not come in time (lib/db/client.ts) fails what follows on it as "not queryable".
 // - busy: no pooled connection free within the wait limit ("timeout exceeded when trying to connect"), or the server
 //   has no connection slot left (53300).
-// - statement-timeout: 57014 (statement_timeout), or the client-side deadline ("Query read timeout").
+// - statement-timeout: 57014 (statement_timeout), the client-side deadline ("Query read timeout"), or the request's
+//   database deadline (lib/db/deadline.ts).
 // - disk-full: 53100 ("could not extend file ...: No space left on device"), which PostgreSQL and the embedded
 //   database (PGlite writes through Node's file system) both raise; ENOSPC where the file system says it directly.
 // - out-of-resources: the rest of SQLSTATE class 53 (insufficient resources: 53000, 53200 out of memory, 53400
@@ -58,6 +60,8 @@ const BY_MESSAGE: [RegExp, DatabaseFault][] = [
   [/^Connection terminated/, "connection-lost"],
   [/^timeout exceeded when trying to connect/, "busy"],
   [/^Query read timeout/, "statement-timeout"],
+  [/^Request database deadline passed/, "statement-timeout"],
+  [/^Client (has encountered a connection error|was closed) and is not queryable/, "connection-lost"],
 ];
 
 interface ErrorLike {
