@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import type { Caller } from "@/lib/auth/caller";
 import { ApiError, invalidField } from "@/lib/core/errors";
+import { outsideDatabaseDeadline } from "@/lib/db/deadline";
 import {
   type Claim,
   claimKey,
@@ -19,7 +20,6 @@ import {
   renewLease,
   stillHeld,
 } from "@/lib/db/idempotency";
-import { outsideDatabaseDeadline } from "@/lib/db/deadline";
 import { errorResponse } from "./error-response";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";

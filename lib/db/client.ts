@@ -280,9 +280,11 @@ class SerialClient extends pg.Client {
   }
 
   #abandon() {
-    // Its 'end' is reported to the statements queued on it; with none, to nobody (not an unlistened 'error').
-    this.on("error", () => {});
-    (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    // Marked as ending at once (pg's own flag, which the pool reads): released before its socket has closed, it
+    // leaves the pool rather than wait idle for the next request, and its close is no unlistened 'error'.
+    const client = this as unknown as { _ending: boolean; connection: { stream: { destroy(): void } } };
+    client._ending = true;
+    client.connection.stream.destroy();
   }
 
   /** The query as sent: a named one after making room among the prepared statements, or unnamed if that failed. */

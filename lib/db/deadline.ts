@@ -9,8 +9,9 @@
 // per bundle, while the one pool (and the statements it sends) is shared.
 import { AsyncLocalStorage } from "node:async_hooks";
 
-const storage = ((globalThis as { __cjtDatabaseDeadline?: AsyncLocalStorage<DatabaseDeadline> }).__cjtDatabaseDeadline ??=
-  new AsyncLocalStorage<DatabaseDeadline>());
+const storage = ((
+  globalThis as { __cjtDatabaseDeadline?: AsyncLocalStorage<DatabaseDeadline> }
+).__cjtDatabaseDeadline ??= new AsyncLocalStorage<DatabaseDeadline>());
 
 /**
  * DATABASE_REQUEST_DEADLINE_MS: how long after admission an API request's database work may take altogether (default

@@ -100,7 +100,13 @@ describe.skipIf(!runs)("the built server with its primary hung (SIGSTOP)", () =>
             } catch {
               // kept as text: the assertion names it
             }
-            resolve({ label, status: res.statusCode ?? 0, headers: res.headers, body: parsed, ms: performance.now() - start });
+            resolve({
+              label,
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: parsed,
+              ms: performance.now() - start,
+            });
           });
           res.on("error", () => resolve(none()));
         },
@@ -137,7 +143,9 @@ describe.skipIf(!runs)("the built server with its primary hung (SIGSTOP)", () =>
     await tableLock.query("LOCK TABLE jobs IN ACCESS EXCLUSIVE MODE");
 
     const answers: Promise<Answer>[] = [];
-    answers.push(send("mid-statement write", "PUT", `/api/v1/clients/${locked.uuid}`, { name: "During hang 1" }, "hung-1"));
+    answers.push(
+      send("mid-statement write", "PUT", `/api/v1/clients/${locked.uuid}`, { name: "During hang 1" }, "hung-1"),
+    );
     answers.push(send("mid-statement read", "GET", "/api/v1/jobs?limit=5"));
     for (let waiting = 0; waiting < 2; ) {
       await sleep(50);
@@ -179,7 +187,6 @@ describe.skipIf(!runs)("the built server with its primary hung (SIGSTOP)", () =>
       json: String(headers["content-type"]).startsWith("application/json"),
       requestId: typeof body === "object" && body !== null && body.request_id === headers["x-request-id"],
     }));
-    if (process.env.HUNG_PRINT) console.log(JSON.stringify(seen.map(({ label, status, ms }) => `${label} ${status} ${ms}`)));
     // Each answer as promised; its time is shown beside it.
     const promised = seen.map(({ label, ms }) => ({
       label,

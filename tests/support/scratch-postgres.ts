@@ -47,7 +47,8 @@ export async function startScratchCluster(bin: string): Promise<ScratchCluster> 
   // Durability off: the cluster lives for one test.
   const options = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", "-c fsync=off"];
   options.push("-c synchronous_commit=off", "-c full_page_writes=off");
-  run(bin, "pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "-o", options.join(" "), "start"]);
+  const log = path.join(dir, "server.log");
+  run(bin, "pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", options.join(" "), "start"]);
 
   const postmaster = () => Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
   /** The processes whose parent is the postmaster, from /proc (PostgreSQL starts no deeper ones). */
@@ -74,6 +75,12 @@ export async function startScratchCluster(bin: string): Promise<ScratchCluster> 
     }
   };
   let paused = false;
+  const resume = () => {
+    const main = postmaster();
+    signal(children(main), "SIGCONT");
+    signal([main], "SIGCONT");
+    paused = false;
+  };
 
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
@@ -84,14 +91,9 @@ export async function startScratchCluster(bin: string): Promise<ScratchCluster> 
       signal(children(main), "SIGSTOP");
       paused = true;
     },
-    resume() {
-      const main = postmaster();
-      signal(children(main), "SIGCONT");
-      signal([main], "SIGCONT");
-      paused = false;
-    },
+    resume,
     async stop() {
-      if (paused) this.resume();
+      if (paused) resume();
       try {
         run(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
       } finally {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DatabaseDeadlineError } from "@/lib/db/deadline";
 import { databaseFault } from "@/lib/db/faults";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -43,5 +44,14 @@ describe("database faults", () => {
 
   it("takes a file system's ENOSPC for a full disk", () => {
     expect(databaseFault(Object.assign(new Error("no space left on device"), { code: "ENOSPC" }))).toBe("disk-full");
+  });
+
+  // lib/db/deadline.ts and the connection closed after a statement's answer did not come (lib/db/client.ts): a 503.
+  it("takes the request's database deadline for a statement timeout, and a connection closed under it for a lost one", () => {
+    expect(databaseFault(new DatabaseDeadlineError())).toBe("statement-timeout");
+    expect(databaseFault(new Error("Client has encountered a connection error and is not queryable"))).toBe(
+      "connection-lost",
+    );
+    expect(databaseFault(new Error("Client was closed and is not queryable"))).toBe("connection-lost");
   });
 });
