@@ -20,12 +20,12 @@
 // quarter and 3-12x with half; the busy firm gets about half the answers a quarter gave it while the quiet one
 // is active).
 // When every active tenant waits, each has its whole share. A free place goes to the waiting tenant whose requests
-// have held the least place time lately (the last second or so, decayed: a request holding its place 200 ms costs a
+// have held the least place time (its virtual time, as in fair queuing: a request holding its place 200 ms costs a
 // hundred times one holding 2 ms), in turn among equals: a firm sending ten times its share waits behind its own
-// requests, a firm alone may use every place, and a firm not served lately goes first. While more tenants are active
-// than there are places, the last free place is kept for the known tenant with the least recent place time: a quiet
-// firm among many busy ones finds it at once (issue 54: with 7 firms of 6 loops of long pages on 4 places, turns per
-// request answered a quiet firm's requests 28-44% of the time). Within a tenant's queue requests are
+// requests, a firm alone may use every place, and a firm not served lately starts up to HEADROOM_MS behind the others,
+// so it goes first. While more tenants are active than there are places, the last free place is kept for the known
+// tenant with the least place time: a quiet firm among many busy ones finds it at once (issue 54: with 7 firms of 6
+// loops of long pages on 4 places, turns per request answered a quiet firm's requests 28-44% of the time). Within a tenant's queue requests are
 // served in order of arrival, unless the queue is standing (its oldest has waited a fifth of the limit): then newest
 // first, so that what is answered is answered soon and the requests refused are the ones that would have waited
 // longest (adaptive LIFO, as in Facebook's "Fail at scale"). A request whose connection closes leaves the count or the
@@ -89,12 +89,10 @@ interface InFlight {
   /** Place time (ms) each tenant held below one place may still use, as counted at `at` (see paceAfter). */
   credit: Map<string, { ms: number; at: number }>;
   /**
-   * Each tenant's recent use, decayed to `at` (PLACE_TIME_DECAY_MS): requests sent, requests ended and the place time
-   * (ms) those held (see recentPlaceTime and askedPlaces).
+   * Each active tenant's virtual time: the place time (ms) its finished requests held, never more than HEADROOM_MS
+   * behind the others' (see placeTime). The lowest is served first.
    */
-  used: Map<string, { sent: number; ended: number; ms: number; work: number; at: number }>;
-  /** When `used` was last swept of tenants whose place time has decayed to nothing. */
-  sweptAt: number;
+  virtual: Map<string, number>;
   /** The sum of the admission times of each tenant's requests in flight: their place time so far, with `holding`. */
   takenAtSum: Map<string, number>;
 }
@@ -108,8 +106,7 @@ const state: InFlight = ((globalThis as { __cjtInFlight?: InFlight }).__cjtInFli
   tenantOfToken: new Map<string, number>(),
   lastSeen: new Map<string, number>(),
   credit: new Map<string, { ms: number; at: number }>(),
-  used: new Map<string, { sent: number; ended: number; ms: number; work: number; at: number }>(),
-  sweptAt: 0,
+  virtual: new Map<string, number>(),
   takenAtSum: new Map<string, number>(),
 });
 
@@ -164,12 +161,10 @@ const MAX_WAITING = 1024;
 /** A queue whose oldest request has waited this share of API_MAX_QUEUE_MS is standing (see admitWaiting). */
 const STANDING_SHARE = 0.2;
 /**
- * How long a tenant's place time counts in its turn: it decays by e every this long, so the turn goes by what a firm
- * held over the last second or so. A lifetime's sum would compare a firm active all along with firms that paused and
- * started afresh: 16 firms syncing, each back from a second's rest after a 503 with nothing held, went before a quiet
- * firm active all along, whose requests were answered 12-20% of the time (issue 54).
+ * How far behind the busiest active tenants' place time a firm not served lately starts (or is kept): its next
+ * requests go before theirs, for up to a second of place time, but it banks no more than that while it is quiet.
  */
-const PLACE_TIME_DECAY_MS = 1_000;
+const HEADROOM_MS = 1_000;
 /** Tokens remembered at the door; past it the oldest is forgotten (its requests wait anonymously until seen again). */
 const MAX_REMEMBERED_TOKENS = 10_000;
 
@@ -272,7 +267,7 @@ function admitArrived(request: IncomingMessage, response: ServerResponse, pass: 
   const limit = inFlightLimit();
   if (limit <= 0) return enter(key, response, pass);
   seen(key);
-  addUse(key, performance.now(), { sent: 1 });
+  catchUp(key);
   dropDeparted();
   if (mayEnterNow(key, limit)) return enter(key, response, pass);
   const who = whoOf(request, key);
@@ -299,9 +294,13 @@ function activeTenants(now = performance.now()): number {
   for (const [key, at] of state.lastSeen) {
     if (now - at < ACTIVE_MS) break;
     if (state.holding.has(key) || state.queues.has(key)) seen(key, now);
-    else state.lastSeen.delete(key);
+    else {
+      state.lastSeen.delete(key);
+      state.virtual.delete(key);
+    }
   }
   const anonymous = state.holding.has(ANONYMOUS) || state.queues.has(ANONYMOUS);
+  if (!anonymous) state.virtual.delete(ANONYMOUS);
   return state.lastSeen.size + (anonymous ? 1 : 0);
 }
 
@@ -309,44 +308,15 @@ function activeTenants(now = performance.now()): number {
 const fairShare = (limit: number) => Math.max(1, Math.floor(limit / Math.max(1, activeTenants())));
 
 /**
- * The places `key` asks for lately: the requests it sent in the last second or so (decayed, refused ones too) times
- * the place time each of its requests has held (its recent mean). A firm sending 20 light requests a second asks for
- * a tenth of a place, one sending 12 pages a second that each hold a place 400 ms asks for five. Unlike the place time
- * it is given, what a firm asks for does not shrink when it is paced, nor grow much when its requests run slower
- * beside others'. A tenant none of whose requests has ended yet may ask for any number.
- */
-function askedPlaces(key: string, now: number): number {
-  const use = state.used.get(key);
-  if (!use || use.ended < 1e-6) return Number.POSITIVE_INFINITY;
-  const decay = Math.exp((use.at - now) / PLACE_TIME_DECAY_MS);
-  return ((use.sent * decay) / PLACE_TIME_DECAY_MS) * (use.work / use.ended);
-}
-
-/**
- * A quiet firm: a known tenant none of whose requests wait, or one that, by what it has sent lately, asks for no
- * more than its fair share of the places (the limit divided among the active tenants, below one place when they
- * outnumber the places), however busy the others are and however long its own requests wait beside theirs.
- */
-const quiet = (key: string, limit: number, now: number) =>
-  key !== ANONYMOUS &&
-  (!state.queues.has(key) || askedPlaces(key, now) <= limit / Math.max(1, activeTenants(now)));
-
-/**
- * The places `key` may hold: its fair share, or, while it asks for more than that and a known active tenant is quiet,
- * API_WAITING_SHARE of it (the headroom the quiet tenant's requests find). Not for the anonymous queue's sake: a new
+ * The share of a tenant whose requests wait: API_WAITING_SHARE of its fair share while a known active tenant has none
+ * waiting (the headroom that tenant's requests find), else the whole share. Not for the anonymous queue's sake: a new
  * token's first requests are anonymous at the door, and would cut their own firm's share. Below one place it is a
  * share of one place's time (paceAfter).
  */
-function shareOf(key: string, limit: number, now: number) {
+function waitingShare(limit: number) {
   const share = fairShare(limit); // lapsed tenants are forgotten first: lastSeen holds the active known ones
-  const quietOnes = [...state.lastSeen.keys()].filter((other) => quiet(other, limit, now)).length;
-  // A quiet firm may hold the places divided among the quiet ones: the busy ones are paced, and a quiet firm's second
-  // request at once should not wait for its first (a place each, 20% of its requests waited beside 8 busy firms).
-  if (quiet(key, limit, now)) return Math.max(share, Math.floor(limit / quietOnes));
-  const someQuiet = quietOnes > 0;
-  // Of the places divided among the active tenants, not of the one place each holds at least: 8 busy firms beside a
-  // quiet one hold together what one busy firm would (an eighth of 4/9 of a place each, not of one place each).
-  return someQuiet ? (limit / Math.max(1, activeTenants(now))) * waitingShareOfFair() : share;
+  const someQuiet = [...state.lastSeen.keys()].some((key) => !state.queues.has(key));
+  return someQuiet ? share * waitingShareOfFair() : share;
 }
 
 /** The place time a tenant may use at once before a share below one place paces it: an ordinary burst is not paced. */
@@ -366,7 +336,7 @@ function creditNow(key: string, share: number, now: number) {
 function paceAfter(key: string, heldMs: number, now: number) {
   const limit = inFlightLimit();
   if (limit <= 0 || !state.queues.has(key)) return;
-  const share = shareOf(key, limit, now);
+  const share = waitingShare(limit);
   if (share < 1) state.credit.set(key, { ms: creditNow(key, share, now) - heldMs, at: now });
 }
 
@@ -377,82 +347,58 @@ const resting = (key: string, share: number, now: number) => share < 1 && credit
 const underShare = (key: string, share: number) => (state.holding.get(key) ?? 0) < Math.max(1, Math.floor(share));
 
 /**
- * `key`'s recent place time now: what its finished requests held, decayed (PLACE_TIME_DECAY_MS), plus what those in
- * flight have held so far (fair queuing by place time: a request that holds its place 200 ms costs its firm a hundred
- * of one that holds 2 ms).
+ * `key`'s virtual time now: the place time its finished requests held, plus what those in flight have held so far
+ * (fair queuing by place time: a request that holds its place 200 ms costs its firm a hundred of one that holds 2 ms).
  */
-function recentPlaceTime(key: string, now: number): number {
-  return finishedPlaceTime(key, now) + (state.holding.get(key) ?? 0) * now - (state.takenAtSum.get(key) ?? 0);
+function placeTime(key: string, now = performance.now()): number {
+  const held = state.holding.get(key) ?? 0;
+  return (state.virtual.get(key) ?? 0) + held * now - (state.takenAtSum.get(key) ?? 0);
 }
 
-/** What `key`'s finished requests held, decayed to `now`. */
-function finishedPlaceTime(key: string, now: number): number {
-  const use = state.used.get(key);
-  return use ? use.ms * Math.exp((use.at - now) / PLACE_TIME_DECAY_MS) : 0;
-}
-
-/** `key`'s recent use decayed to `now`, with `sent` requests arrived and `ended` of them finished after holding `ms`. */
-function addUse(key: string, now: number, { sent = 0, ended = 0, ms = 0, work = 0 }) {
-  const use = state.used.get(key);
-  const decay = use ? Math.exp((use.at - now) / PLACE_TIME_DECAY_MS) : 0;
-  state.used.set(key, {
-    sent: (use?.sent ?? 0) * decay + sent,
-    ended: (use?.ended ?? 0) * decay + ended,
-    ms: (use?.ms ?? 0) * decay + ms,
-    work: (use?.work ?? 0) * decay + work,
-    at: now,
-  });
-  if (now - state.sweptAt < PLACE_TIME_DECAY_MS) return;
-  // Tenants whose use has decayed to nothing are forgotten.
-  state.sweptAt = now;
-  for (const [other, { sent: count, at }] of state.used)
-    if (count * Math.exp((at - now) / PLACE_TIME_DECAY_MS) < 0.01) state.used.delete(other);
+/** The lowest virtual time among the active tenants other than `key`, or undefined when there is none. */
+function lowestOthers(key: string, now: number): number | undefined {
+  let lowest: number | undefined;
+  for (const other of state.virtual.keys())
+    if (other !== key) lowest = Math.min(lowest ?? Number.POSITIVE_INFINITY, placeTime(other, now));
+  return lowest;
 }
 
 /**
- * `key`'s place in the turn, lowest first: its recent place time for each place it may hold (weighted fair queuing,
- * its share the weight). A firm paced to API_WAITING_SHARE of its share while another is quiet counts its place time
- * eight times over, so the quiet firm, using little of its whole share, goes first: by place time alone a quiet firm's
- * 20 requests a second held as much as each of 8 paced firms' 1,000-row pages, and waited behind them (issue 54).
- * The anonymous queue goes level with the known firm whose turn is first, never ahead of it.
+ * Keeps `key`'s virtual time at most HEADROOM_MS behind the lowest of the other active tenants': a firm not served
+ * lately (or new) starts there and goes first, yet a firm quiet for long banks no more than that. Requests of no known
+ * firm start level with the others, never ahead (a stranger gets no headroom).
  */
-function turn(key: string, now: number): number {
-  const limit = inFlightLimit();
-  const own = recentPlaceTime(key, now) / (limit > 0 ? shareOf(key, limit, now) : 1);
-  if (key !== ANONYMOUS) return own;
-  const first = firstKnown(now);
-  return first === undefined ? own : Math.max(own, turn(first, now));
+function catchUp(key: string, now = performance.now()) {
+  const lowest = lowestOthers(key, now) ?? 0;
+  const floor = key === ANONYMOUS ? lowest : lowest - HEADROOM_MS;
+  const own = state.virtual.get(key);
+  if (own === undefined || placeTime(key, now) < floor)
+    state.virtual.set(key, (own ?? 0) + floor - placeTime(key, now));
 }
 
-/** The known active tenant whose turn is first: the one the last free place is kept for (mayTakeLast). */
-function firstKnown(now: number): string | undefined {
-  let first: string | undefined;
-  let firstTurn = Number.POSITIVE_INFINITY;
-  for (const key of state.lastSeen.keys()) {
-    const keyTurn = turn(key, now);
-    if (keyTurn < firstTurn) [first, firstTurn] = [key, keyTurn];
-  }
-  return first;
+/** The known active tenant with the lowest virtual time: the one the last free place is kept for (mayTakeLast). */
+function lowestKnown(now: number): string | undefined {
+  let lowest: string | undefined;
+  for (const key of state.lastSeen.keys())
+    if (lowest === undefined || placeTime(key, now) < placeTime(lowest, now)) lowest = key;
+  return lowest;
 }
 
 /**
  * Whether `key` may take a place now as far as the headroom goes: while more tenants are active than there are
- * places (each then holds at most one), the last free place is kept for the known tenant with the least recent place
+ * places (each then holds at most one), the last free place is kept for the known tenant with the lowest virtual
  * time (a firm not served lately, or a quiet firm's light requests), so that its next request finds it at once
  * rather than waiting for one of the busy firms' to end.
  */
 function mayTakeLast(key: string, limit: number) {
   if (state.count < limit - 1 || activeTenants() <= limit) return true;
-  const first = firstKnown(performance.now());
-  return first === undefined || first === key;
+  const lowest = lowestKnown(performance.now());
+  return lowest === undefined || lowest === key;
 }
 
 /** A request of `key` may take a place at once: one is free, its tenant is under its share and none of its own wait. */
 const mayEnterNow = (key: string, limit: number) =>
-  state.count < limit &&
-  !state.queues.has(key) &&
-  underShare(key, shareOf(key, limit, performance.now())) &&
-  mayTakeLast(key, limit);
+  state.count < limit && !state.queues.has(key) && underShare(key, fairShare(limit)) && mayTakeLast(key, limit);
 
 function wait(key: string, entry: Waiting) {
   const queue = state.queues.get(key) ?? [];
@@ -474,11 +420,10 @@ function wait(key: string, entry: Waiting) {
 function enter(key: string, response: ServerResponse, pass: () => void) {
   let counted = false;
   let takenAt = 0;
-  let countAtTake = 0;
   const take = () => {
     counted = true;
     takenAt = performance.now();
-    countAtTake = ++state.count;
+    state.count++;
     state.holding.set(key, (state.holding.get(key) ?? 0) + 1);
     state.takenAtSum.set(key, (state.takenAtSum.get(key) ?? 0) + takenAt);
   };
@@ -489,6 +434,8 @@ function enter(key: string, response: ServerResponse, pass: () => void) {
     if (!counted) return;
     counted = false;
     const now = performance.now();
+    // The place time held is charged to the tenant's virtual time (kept while it is active).
+    if (state.virtual.has(key)) state.virtual.set(key, state.virtual.get(key)! + now - takenAt);
     state.count--;
     const held = state.holding.get(key)! - 1;
     if (held === 0) {
@@ -498,8 +445,6 @@ function enter(key: string, response: ServerResponse, pass: () => void) {
       state.holding.set(key, held);
       state.takenAtSum.set(key, state.takenAtSum.get(key)! - takenAt);
     }
-    // Its share of the machine: the place time over the places held beside it (at its start and at its end).
-    addUse(key, now, { ended: 1, ms: now - takenAt, work: (now - takenAt) / ((countAtTake + state.count + 1) / 2) });
     paceAfter(key, now - takenAt, now);
     admitWaiting();
   };
@@ -570,16 +515,15 @@ function takeFrom(key: string, queue: Waiting[], now: number, maxWait: number): 
 }
 
 /**
- * The waiting tenant under its share with the least recent place time; among equals, the
+ * The waiting tenant under its share with the lowest virtual time (the least place time held); among equals, the
  * first in turn. None when the last free place is kept for another (mayTakeLast).
  */
-function nextTenant(limit: number): [string, Waiting[]] | undefined {
+function nextTenant(share: number, limit: number): [string, Waiting[]] | undefined {
   let best: [string, Waiting[]] | undefined;
   const now = performance.now();
   for (const [key, queue] of state.queues) {
-    const share = limit <= 0 ? Number.POSITIVE_INFINITY : shareOf(key, limit, now);
     if (!underShare(key, share) || resting(key, share, now)) continue;
-    if (!best || turn(key, now) < turn(best[0], now)) best = [key, queue];
+    if (!best || placeTime(key, now) < placeTime(best[0], now)) best = [key, queue];
   }
   return best && (limit <= 0 || mayTakeLast(best[0], limit)) ? best : undefined;
 }
@@ -600,7 +544,7 @@ function admitWaiting() {
   const maxWait = queueWaitLimitMs();
   refuseExpired(performance.now(), maxWait);
   while (state.waitingCount > 0 && (limit <= 0 || state.count < limit)) {
-    const next = nextTenant(limit);
+    const next = nextTenant(limit <= 0 ? Number.POSITIVE_INFINITY : waitingShare(limit), limit);
     if (!next) break;
     const entry = takeFrom(next[0], next[1], performance.now(), maxWait);
     if (waiting(entry)) entry.admit();
@@ -611,15 +555,15 @@ function admitWaiting() {
 
 /**
  * Places free but every waiting tenant at its share or resting: the shares grow when the first active tenant lapses
- * (it sent nothing for ACTIVE_MS), and when a rest ends, so the waiting are looked at again at the first of those.
+ * (it sent nothing for ACTIVE_MS), and a rest ends, so the waiting are looked at again at the first of those.
  */
 function armShareTimer(limit: number) {
   clearTimeout(state.shareTimer);
   state.shareTimer = undefined;
   const now = performance.now();
+  const share = limit > 0 ? waitingShare(limit) : 1;
   let at = Number.POSITIVE_INFINITY;
   for (const key of state.credit.keys()) {
-    const share = limit > 0 ? shareOf(key, limit, now) : 1;
     const credit = creditNow(key, share, now);
     if (credit >= BURST_MS) state.credit.delete(key);
     else if (credit <= 0 && share < 1 && state.queues.has(key)) at = Math.min(at, now - credit / share);
