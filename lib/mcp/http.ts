@@ -12,10 +12,10 @@ import {
 } from "@modelcontextprotocol/server";
 import { authenticate } from "@/lib/api/authenticate";
 import { errorResponse } from "@/lib/api/error-response";
-import { readBodyBytes } from "@/lib/api/request";
+import { MAX_BODY_DEPTH, nestingDepth, readBodyBytes } from "@/lib/api/request";
 import { faultAnswer } from "@/lib/api/unavailable";
 import type { Caller } from "@/lib/auth/caller";
-import { ApiError } from "@/lib/core/errors";
+import { ApiError, invalidField } from "@/lib/core/errors";
 import { database } from "@/lib/db/client";
 import { SCOPES, scopeOf } from "@/lib/oauth/scopes";
 import { issuer, resourceUrl } from "@/lib/oauth/settings";
@@ -27,6 +27,8 @@ import { mcpServer } from "./server";
 
 export const MCP_PATH = "/api/mcp";
 const METADATA_PATH = "/.well-known/oauth-protected-resource";
+/** A tools/call envelope's levels (the message, params, arguments) around an endpoint's body, and one to spare. */
+const MAX_ENVELOPE_DEPTH = MAX_BODY_DEPTH + 4;
 
 /** Where the endpoint's protected resource metadata is (RFC 9728 §3.1: the well-known path, then the resource's). */
 export const resourceMetadataUrl = () => `${issuer()}${METADATA_PATH}${MCP_PATH}`;
@@ -127,10 +129,13 @@ export async function serveMcp(request: Request): Promise<Response> {
     }
     if (withoutAccess(caller)) return insufficientScope();
     if (request.method !== "POST") return notAllowed();
-    // The envelope within the API's body limit, read here: the SDK would read any size into memory.
+    // The envelope within the API's body limit, read here: the SDK would read any size into memory, and parse any
+    // depth. A tool's arguments are an endpoint's body (MAX_BODY_DEPTH), inside the envelope's own levels.
     let bounded: Request;
     try {
       const body = await readBodyBytes(request);
+      if (nestingDepth(new TextDecoder().decode(body)) > MAX_ENVELOPE_DEPTH)
+        throw invalidField("body", `Must not nest deeper than ${MAX_ENVELOPE_DEPTH} levels of objects and arrays.`);
       bounded = new Request(request.url, { method: "POST", headers: request.headers, body: Buffer.from(body) });
     } catch (error) {
       return errorResponse(error);

@@ -81,6 +81,19 @@ describe("protocol revisions", () => {
     expect((await post(token, call)).status).toBe(200);
   });
 
+  it("refuses an envelope nested past an endpoint body's depth (and the envelope's levels) with a JSON 422", async () => {
+    const token = await tokenWith("owner@acme.test");
+    const nested = (depth: number) =>
+      `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_me","arguments":{"x":` +
+      `${"[".repeat(depth)}${"]".repeat(depth)}}}}`;
+    // 200,000 levels in 400 kB: within the size limit, refused by its depth before the SDK parses it.
+    const deep = await post(token, nested(200_000));
+    expect(deep.status).toBe(422);
+    expect(await deep.json()).toMatchObject({ errors: { body: [expect.stringMatching(/nest deeper than 36/)] } });
+    // An endpoint body's own limit of nesting, inside the envelope, is read.
+    expect((await post(token, JSON.parse(nested(30)))).status).toBe(200);
+  });
+
   it("refuses an unsupported MCP-Protocol-Version header with a 400", async () => {
     const token = await tokenWith("owner@acme.test");
     const response = await post(token, TOOLS_LIST, { "MCP-Protocol-Version": "1999-01-01" });

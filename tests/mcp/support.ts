@@ -17,7 +17,7 @@ export const routeFetch = async (input: string | URL | Request, init?: RequestIn
   return handler(request);
 };
 
-/** A raw JSON-RPC POST to the route (for what the client would not send). */
+/** A raw JSON-RPC POST to the route (for what the client would not send): a message, or its text as sent. */
 export function post(token: string | null, body: unknown, headers: Record<string, string> = {}) {
   return routeFetch(mcpUrl(), {
     method: "POST",
@@ -27,7 +27,7 @@ export function post(token: string | null, body: unknown, headers: Record<string
       ...(token ? { Authorization: `Bearer ${token}` } : {}),
       ...headers,
     },
-    body: JSON.stringify(body),
+    body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }
 
