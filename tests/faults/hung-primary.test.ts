@@ -14,7 +14,7 @@ import { applyMigrations } from "@/lib/db/migrations";
 import { seedDemo } from "@/lib/demo/seed";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { createApiToken } from "@/lib/tokens";
-import { type BuiltServerDatabase, built, freePort, kill, startServer } from "../support/built-server";
+import { type BuiltServerDatabase, built, freePort, jsonRequest, kill, startServer } from "../support/built-server";
 import { adminQuery } from "../support/postgres";
 import { postgresBinaries, type ScratchCluster, startScratchCluster } from "../support/scratch-postgres";
 
@@ -75,42 +75,27 @@ describe.skipIf(!runs)("the built server with its primary hung (SIGSTOP)", () =>
     const start = performance.now();
     return new Promise((resolve) => {
       const none = (): Answer => ({ label, status: 0, headers: {}, body: null, ms: performance.now() - start });
-      const req = request(
-        {
-          host: "127.0.0.1",
-          port,
-          agent: false,
-          method,
-          path: pathname,
-          timeout: GIVE_UP_MS,
-          headers: {
-            Authorization: `Bearer ${token}`,
-            "Content-Type": "application/json",
-            "Content-Length": Buffer.byteLength(payload),
-            ...(key ? { "Idempotency-Key": key } : {}),
-          },
-        },
-        (res) => {
-          let text = "";
-          res.on("data", (chunk) => (text += chunk));
-          res.on("end", () => {
-            let parsed: unknown = text;
-            try {
-              parsed = JSON.parse(text);
-            } catch {
-              // kept as text: the assertion names it
-            }
-            resolve({
-              label,
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: parsed,
-              ms: performance.now() - start,
-            });
+      const headers = { Authorization: `Bearer ${token}`, ...(key ? { "Idempotency-Key": key } : {}) };
+      const req = request({ ...jsonRequest(port, method, pathname, payload, headers), timeout: GIVE_UP_MS }, (res) => {
+        let text = "";
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => {
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // kept as text: the assertion names it
+          }
+          resolve({
+            label,
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: parsed,
+            ms: performance.now() - start,
           });
-          res.on("error", () => resolve(none()));
-        },
-      );
+        });
+        res.on("error", () => resolve(none()));
+      });
       req.on("timeout", () => req.destroy());
       req.on("error", () => resolve(none()));
       req.end(payload);

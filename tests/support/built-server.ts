@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { cp, mkdtemp, rm } from "node:fs/promises";
-import { createServer, request } from "node:http";
+import { createServer, type RequestOptions, request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -86,19 +86,7 @@ export function client(port: number, database: BuiltServerDatabase) {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? "" : JSON.stringify(body);
       const req = request(
-        {
-          host: "127.0.0.1",
-          port,
-          agent: false,
-          method,
-          path: pathname,
-          signal,
-          headers: {
-            ...(token ? { Authorization: `Bearer ${token}` } : {}),
-            "Content-Type": "application/json",
-            "Content-Length": Buffer.byteLength(payload),
-          },
-        },
+        { ...jsonRequest(port, method, pathname, payload, token ? { Authorization: `Bearer ${token}` } : {}), signal },
         (res) => {
           let text = "";
           res.on("data", (chunk) => (text += chunk));
@@ -112,6 +100,24 @@ export function client(port: number, database: BuiltServerDatabase) {
       req.write(payload.slice(0, half));
       (pause ?? Promise.resolve()).then(() => req.end(payload.slice(half)));
     });
+  };
+}
+
+/** A JSON request's options, on a connection of its own to the server on `port`, with `payload` as its body. */
+export function jsonRequest(
+  port: number,
+  method: string,
+  path: string,
+  payload: string,
+  headers: Record<string, string> = {},
+): RequestOptions {
+  return {
+    host: "127.0.0.1",
+    port,
+    agent: false,
+    method,
+    path,
+    headers: { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) },
   };
 }
 
