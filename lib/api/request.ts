@@ -78,9 +78,7 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   } catch {
     throw badRequest("The request body is not valid JSON.");
   }
-  // Counted on the text, before parsing: a megabyte of brackets nests 500,000 deep and would cost seconds to parse.
-  if (nestingDepth(text) > MAX_BODY_DEPTH)
-    throw invalidField("body", `Must not nest deeper than ${MAX_BODY_DEPTH} levels of objects and arrays.`);
+  refuseDeepNesting(text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -93,8 +91,17 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   return parsed as Record<string, unknown>;
 }
 
+/**
+ * A 422 for JSON text nested past `max` levels of objects and arrays. Counted on the text, before parsing: a megabyte
+ * of brackets nests 500,000 deep and would cost seconds to parse.
+ */
+export function refuseDeepNesting(json: string, max = MAX_BODY_DEPTH) {
+  if (nestingDepth(json) > max)
+    throw invalidField("body", `Must not nest deeper than ${max} levels of objects and arrays.`);
+}
+
 /** The deepest nesting of objects and arrays in JSON text (brackets inside strings do not count); one pass, no recursion. */
-export function nestingDepth(json: string): number {
+function nestingDepth(json: string): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;

@@ -12,10 +12,10 @@ import {
 } from "@modelcontextprotocol/server";
 import { authenticate } from "@/lib/api/authenticate";
 import { errorResponse } from "@/lib/api/error-response";
-import { MAX_BODY_DEPTH, nestingDepth, readBodyBytes } from "@/lib/api/request";
+import { MAX_BODY_DEPTH, readBodyBytes, refuseDeepNesting } from "@/lib/api/request";
 import { faultAnswer } from "@/lib/api/unavailable";
 import type { Caller } from "@/lib/auth/caller";
-import { ApiError, invalidField } from "@/lib/core/errors";
+import { ApiError } from "@/lib/core/errors";
 import { database } from "@/lib/db/client";
 import { SCOPES, scopeOf } from "@/lib/oauth/scopes";
 import { issuer, resourceUrl } from "@/lib/oauth/settings";
@@ -134,8 +134,7 @@ export async function serveMcp(request: Request): Promise<Response> {
     let bounded: Request;
     try {
       const body = await readBodyBytes(request);
-      if (nestingDepth(new TextDecoder().decode(body)) > MAX_ENVELOPE_DEPTH)
-        throw invalidField("body", `Must not nest deeper than ${MAX_ENVELOPE_DEPTH} levels of objects and arrays.`);
+      refuseDeepNesting(new TextDecoder().decode(body), MAX_ENVELOPE_DEPTH);
       bounded = new Request(request.url, { method: "POST", headers: request.headers, body: Buffer.from(body) });
     } catch (error) {
       return errorResponse(error);
