@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import * as clientsRoute from "@/app/api/v1/clients/route";
 import * as meRoute from "@/app/api/v1/me/route";
 import { apiRoute } from "@/lib/api/route";
-import { closeDatabase, prisma } from "@/lib/db/client";
+import { tokenCacheOf } from "@/lib/auth/token-cache";
+import { closeDatabase, database, prisma } from "@/lib/db/client";
 import { type ApiResult, call, tokenFor } from "../support/api";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { spyOnLog } from "../support/log";
@@ -113,6 +114,9 @@ describe.skipIf(!postgres)("PostgreSQL faults, through a fault proxy", () => {
     // hears (a NOTIFY through the pool) may leave a second idle connection, broken too, for the retry to meet.
     await reconnect({ DATABASE_POOL_SIZE: "1" });
     expect((await me()).status).toBe(200); // one pooled connection, idle
+    // The listener's proof goes through the pool once it is up; on a busy machine it came after the cut below, met it
+    // in the POST's stead, and the POST ran on a new connection (201).
+    expect(await tokenCacheOf(await database()).listening()).toBe(true);
     proxy.dropOnNextSend();
     const read = await me();
     expect(read.status).toBe(200);
