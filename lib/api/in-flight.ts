@@ -7,27 +7,26 @@
 // to Next at once; the next ones wait for a place, and one that has waited API_MAX_QUEUE_MS (or is the oldest of the
 // longest queue when more than MAX_WAITING wait) is answered 503 with Retry-After.
 // Waiting requests queue per tenant (known at the door from the bearer token's hash, remembered after authentication;
-// anything else waits in one anonymous queue, so a client cannot place itself in another firm's queue). A tenant is
-// active while it has a request in flight or waiting, or sent one within the last ACTIVE_MS (the anonymous queue only
-// while in flight or waiting). A known firm is busy while its queue is standing (its oldest request has waited a fifth
-// of API_MAX_QUEUE_MS): it asks for more than it is given. Then, while another known firm is not busy, the busy firm
-// holds at most API_WAITING_SHARE (an eighth) of the places divided among the active tenants: below one place that is
-// a share of one place's time, after a burst of a second's worth (paceAfter). That leaves places free: the free place
-// is what the quiet firm's next request finds at once, and its request then runs beside fewer of the busy firms' on
-// the same CPUs. A place held by a busy firm's pages keeps a CPU of PostgreSQL's and much of the app's busy, so what is
-// left of the CPUs is what the quiet firm's requests run on (bench/RESULTS.md, the noisy neighbour in 120 s phases: the
-// quiet firm's p99 1.2-1.9x alone during every abuse with an eighth, against 2.5x and 2.1x during the busy firm's
-// unread and 1,000-row pages with a quarter and 3-12x with half). A firm that is not busy may hold the places divided
-// among the tenants that are not busy; when every known firm is busy, each holds its fair share (the limit divided
-// among the active tenants, at least one). A firm alone may use every place. docs/faults.md works an example through.
-// A free place goes to the waiting tenant first in turn: the least place time held lately (decayed by e each second)
-// for each place it may hold, as in weighted fair queuing: a request holding its place 200 ms costs a hundred times
-// one holding 2 ms, a firm sending ten times its share waits behind its own requests, a firm not served lately goes
-// first, and a busy firm held to an eighth counts its place time eight times over. While more tenants are active than
-// there are places, the last free place is kept for the known tenant first in turn: a quiet firm among many busy ones
-// finds it at once (issue 54: with 7 firms of 6 loops of long pages on 4 places, turns per request answered a quiet
-// firm's requests 28-44% of the time). Within a tenant's queue requests are
-// served in order of arrival, unless the queue is standing: then newest
+// anything else waits in one anonymous queue, so a client cannot place itself in another firm's queue). While more than
+// one tenant is active (a request in flight, waiting, or arrived within the last ACTIVE_MS; the anonymous queue only
+// while in flight or waiting), each holds at most its fair share of the places (the limit divided among them, at least
+// one), even if that leaves a place free: the free place is what another firm's next request finds at once, and its
+// request then runs beside fewer of the busy firm's on the same CPUs. And while a known firm finds places at once (none
+// of its requests wait), a tenant whose requests wait holds at most API_WAITING_SHARE of its share (an eighth): below
+// one place that is a share of one place's time, after a burst of a second's worth (paceAfter). A place held by a busy
+// firm's pages keeps a CPU of PostgreSQL's and much of the app's busy, so what is left of the CPUs is what the quiet
+// firm's requests run on (bench/RESULTS.md, the noisy neighbour in 120 s phases: the quiet firm's p99 1.2-1.9x alone
+// during every abuse with an eighth, against 2.5x and 2.1x during the busy firm's unread and 1,000-row pages with a
+// quarter and 3-12x with half; the busy firm gets about half the answers a quarter gave it while the quiet one
+// is active).
+// When every active tenant waits, each has its whole share. A free place goes to the waiting tenant whose requests
+// have held the least place time (its virtual time, as in fair queuing: a request holding its place 200 ms costs a
+// hundred times one holding 2 ms), in turn among equals: a firm sending ten times its share waits behind its own
+// requests, a firm alone may use every place, and a firm not served lately starts up to HEADROOM_MS behind the others,
+// so it goes first. While more tenants are active than there are places, the last free place is kept for the known
+// tenant with the least place time: a quiet firm among many busy ones finds it at once (issue 54: with 7 firms of 6
+// loops of long pages on 4 places, turns per request answered a quiet firm's requests 28-44% of the time). Within a tenant's queue requests are
+// served in order of arrival, unless the queue is standing (its oldest has waited a fifth of the limit): then newest
 // first, so that what is answered is answered soon and the requests refused are the ones that would have waited
 // longest (adaptive LIFO, as in Facebook's "Fail at scale"). A request whose connection closes leaves the count or the
 // queue. A shutdown waits for the requests arriving, counted and waiting. Only a server admits: route handlers called
@@ -89,12 +88,11 @@ interface InFlight {
   shareTimer?: NodeJS.Timeout;
   /** Place time (ms) each tenant held below one place may still use, as counted at `at` (see paceAfter). */
   credit: Map<string, { ms: number; at: number }>;
-  /** The place time (ms) each tenant's finished requests held lately, decayed to `at` (see recentPlaceTime). */
-  finished: Map<string, { ms: number; at: number }>;
-  /** When `finished` was last swept of tenants whose place time has decayed to nothing. */
-  sweptAt: number;
-  /** When each known tenant's queue was last seen standing (see busy). */
-  stoodAt: Map<string, number>;
+  /**
+   * Each active tenant's virtual time: the place time (ms) its finished requests held, never more than HEADROOM_MS
+   * behind the others' (see placeTime). The lowest is served first.
+   */
+  virtual: Map<string, number>;
   /** The sum of the admission times of each tenant's requests in flight: their place time so far, with `holding`. */
   takenAtSum: Map<string, number>;
 }
@@ -108,9 +106,7 @@ const state: InFlight = ((globalThis as { __cjtInFlight?: InFlight }).__cjtInFli
   tenantOfToken: new Map<string, number>(),
   lastSeen: new Map<string, number>(),
   credit: new Map<string, { ms: number; at: number }>(),
-  finished: new Map<string, { ms: number; at: number }>(),
-  sweptAt: 0,
-  stoodAt: new Map<string, number>(),
+  virtual: new Map<string, number>(),
   takenAtSum: new Map<string, number>(),
 });
 
@@ -165,12 +161,10 @@ const MAX_WAITING = 1024;
 /** A queue whose oldest request has waited this share of API_MAX_QUEUE_MS is standing (see admitWaiting). */
 const STANDING_SHARE = 0.2;
 /**
- * How long a tenant's place time counts in its turn: it decays by e every this long, so the turn goes by what a firm
- * held over the last second or so, and a firm not served lately goes first. A lifetime's sum compared a firm active
- * all along with firms that paused and started afresh: 16 firms syncing, each back from a second's rest after a 503
- * with nothing held, went before a quiet firm active all along (issue 54).
+ * How far behind the busiest active tenants' place time a firm not served lately starts (or is kept): its next
+ * requests go before theirs, for up to a second of place time, but it banks no more than that while it is quiet.
  */
-const PLACE_TIME_DECAY_MS = 1_000;
+const HEADROOM_MS = 1_000;
 /** Tokens remembered at the door; past it the oldest is forgotten (its requests wait anonymously until seen again). */
 const MAX_REMEMBERED_TOKENS = 10_000;
 
@@ -273,6 +267,7 @@ function admitArrived(request: IncomingMessage, response: ServerResponse, pass: 
   const limit = inFlightLimit();
   if (limit <= 0) return enter(key, response, pass);
   seen(key);
+  catchUp(key);
   dropDeparted();
   if (mayEnterNow(key, limit)) return enter(key, response, pass);
   const who = whoOf(request, key);
@@ -301,70 +296,27 @@ function activeTenants(now = performance.now()): number {
     if (state.holding.has(key) || state.queues.has(key)) seen(key, now);
     else {
       state.lastSeen.delete(key);
-      state.stoodAt.delete(key);
+      state.virtual.delete(key);
     }
   }
   const anonymous = state.holding.has(ANONYMOUS) || state.queues.has(ANONYMOUS);
-  // Strangers' next requests start level with the first known firm's turn (see turn), whatever earlier ones held.
-  if (!anonymous) state.finished.delete(ANONYMOUS);
+  if (!anonymous) state.virtual.delete(ANONYMOUS);
   return state.lastSeen.size + (anonymous ? 1 : 0);
 }
 
-/**
- * A busy firm: a known tenant whose queue stood behind its own requests within the last ACTIVE_MS (its oldest had
- * waited a fifth of API_MAX_QUEUE_MS, as in takeFrom, while the firm held its whole share or was resting): it asks
- * for more than it is given. A firm whose requests wait only because others' hold every place is not busy, however
- * long they wait: beside 8 busy firms on 4 places, a quiet firm counted as busy whenever its requests waited made every
- * firm busy, each then had its whole share, and the quiet firm's requests waited behind four 1,000-row pages
- * (issue 54). And the busy stay busy for a while: a queue whose oldest was just refused or served may be young, or
- * empty, for a moment.
- */
-const busy = (key: string, now: number) => now - (state.stoodAt.get(key) ?? Number.NEGATIVE_INFINITY) < ACTIVE_MS;
-
-/** The places each tenant may hold, from who is busy (see sharesNow). */
-function sharesOf(limit: number, now: number): (key: string) => number {
-  const active = Math.max(1, activeTenants(now)); // lapsed tenants are forgotten first
-  let busyOnes = 0;
-  let leastUsed: string | undefined;
-  for (const key of state.lastSeen.keys()) {
-    if (busy(key, now)) busyOnes++;
-    if (leastUsed === undefined || recentPlaceTime(key, now) < recentPlaceTime(leastUsed, now)) leastUsed = key;
-  }
-  // When every known firm is busy, the one that has held least lately is not: it is the quiet firm whose requests
-  // waited behind everyone's (issue 54: as 8 busy firms started, a quiet firm's requests waited at its share of one
-  // place, it counted as busy, and every firm kept its whole share for seconds).
-  const exempt = busyOnes > 1 && busyOnes === state.lastSeen.size ? leastUsed : undefined;
-  if (exempt !== undefined) busyOnes--;
-  const isBusy = (key: string) => key !== exempt && busy(key, now);
-  const fair = Math.max(1, Math.floor(limit / active));
-  const notBusy = Math.max(fair, Math.floor(limit / Math.max(1, active - busyOnes)));
-  const paced = busyOnes < state.lastSeen.size ? (limit / active) * waitingShareOfFair() : fair;
-  return (key) => (key === ANONYMOUS ? fair : isBusy(key) ? paced : notBusy);
-}
+/** The places a tenant may hold at once: all of them alone, else the limit divided among the active tenants. */
+const fairShare = (limit: number) => Math.max(1, Math.floor(limit / Math.max(1, activeTenants())));
 
 /**
- * The places each tenant may hold at once, as things stand `now` (limit > 0). With one active tenant, all of them.
- * Else a tenant that is not busy may hold the places divided among the tenants that are not busy (at least one),
- * so that a quiet firm's requests do not wait for each other while the busy ones are held back. A busy firm holds
- * its fair share (the places divided among all active tenants, at least one) while every known active tenant is
- * busy, and API_WAITING_SHARE of the places divided among them while one is not (the headroom that firm's requests
- * find): 8 busy firms beside a quiet one hold together what one busy firm would beside it, an eighth of 4/9 of a place
- * each. Below one place it is a share of one place's time (paceAfter). Requests of no known firm are never the quiet
- * firm the busy are held back for: a new token's first requests are anonymous at the door, and would cut their own
- * firm's share.
+ * The share of a tenant whose requests wait: API_WAITING_SHARE of its fair share while a known active tenant has none
+ * waiting (the headroom that tenant's requests find), else the whole share. Not for the anonymous queue's sake: a new
+ * token's first requests are anonymous at the door, and would cut their own firm's share. Below one place it is a
+ * share of one place's time (paceAfter).
  */
-function sharesNow(limit: number, now: number): (key: string) => number {
-  const before = sharesOf(limit, now);
-  const standsAfter = queueWaitLimitMs() * STANDING_SHARE;
-  let turnedBusy = false;
-  for (const [key, queue] of state.queues) {
-    if (key === ANONYMOUS || now - queue[0].since < standsAfter) continue;
-    const share = before(key);
-    if (underShare(key, share) && !resting(key, share, now)) continue; // waiting for others' places, not its own
-    turnedBusy ||= !busy(key, now);
-    state.stoodAt.set(key, now);
-  }
-  return turnedBusy ? sharesOf(limit, now) : before;
+function waitingShare(limit: number) {
+  const share = fairShare(limit); // lapsed tenants are forgotten first: lastSeen holds the active known ones
+  const someQuiet = [...state.lastSeen.keys()].some((key) => !state.queues.has(key));
+  return someQuiet ? share * waitingShareOfFair() : share;
 }
 
 /** The place time a tenant may use at once before a share below one place paces it: an ordinary burst is not paced. */
@@ -377,14 +329,14 @@ function creditNow(key: string, share: number, now: number) {
 }
 
 /**
- * Spends the place time a busy tenant under a share of less than one place has just used: once its credit is spent,
+ * Spends the place time a waiting tenant under a share of less than one place has just used: once its credit is spent,
  * it takes no place until the credit has grown back above nothing, so a share of half a place keeps its place busy
  * half the time (a token bucket of place time, filled at the share's rate).
  */
 function paceAfter(key: string, heldMs: number, now: number) {
   const limit = inFlightLimit();
-  if (limit <= 0) return;
-  const share = sharesNow(limit, now)(key);
+  if (limit <= 0 || !state.queues.has(key)) return;
+  const share = waitingShare(limit);
   if (share < 1) state.credit.set(key, { ms: creditNow(key, share, now) - heldMs, at: now });
 }
 
@@ -394,76 +346,59 @@ const resting = (key: string, share: number, now: number) => share < 1 && credit
 /** Whether `key` holds fewer places than its share (at least one). */
 const underShare = (key: string, share: number) => (state.holding.get(key) ?? 0) < Math.max(1, Math.floor(share));
 
-/** What `key`'s finished requests held, decayed to `now` (PLACE_TIME_DECAY_MS). */
-function finishedPlaceTime(key: string, now: number): number {
-  const finished = state.finished.get(key);
-  return finished ? finished.ms * Math.exp((finished.at - now) / PLACE_TIME_DECAY_MS) : 0;
-}
-
-/** Adds the place time a request of `key` has just held; tenants whose place time has decayed away are forgotten. */
-function addPlaceTime(key: string, ms: number, now: number) {
-  state.finished.set(key, { ms: finishedPlaceTime(key, now) + ms, at: now });
-  if (now - state.sweptAt < PLACE_TIME_DECAY_MS) return;
-  state.sweptAt = now;
-  for (const other of state.finished.keys()) if (finishedPlaceTime(other, now) < 1) state.finished.delete(other);
-}
-
 /**
- * `key`'s place time lately: what its finished requests held, decayed, plus what those in flight have held so far
+ * `key`'s virtual time now: the place time its finished requests held, plus what those in flight have held so far
  * (fair queuing by place time: a request that holds its place 200 ms costs its firm a hundred of one that holds 2 ms).
  */
-function recentPlaceTime(key: string, now: number): number {
-  return finishedPlaceTime(key, now) + (state.holding.get(key) ?? 0) * now - (state.takenAtSum.get(key) ?? 0);
+function placeTime(key: string, now = performance.now()): number {
+  const held = state.holding.get(key) ?? 0;
+  return (state.virtual.get(key) ?? 0) + held * now - (state.takenAtSum.get(key) ?? 0);
+}
+
+/** The lowest virtual time among the active tenants other than `key`, or undefined when there is none. */
+function lowestOthers(key: string, now: number): number | undefined {
+  let lowest: number | undefined;
+  for (const other of state.virtual.keys())
+    if (other !== key) lowest = Math.min(lowest ?? Number.POSITIVE_INFINITY, placeTime(other, now));
+  return lowest;
 }
 
 /**
- * `key`'s place in the turn, lowest first: its recent place time for each place it may hold (weighted fair queuing,
- * its share the weight). A busy firm held to an eighth counts its place time many times over, so a quiet firm goes
- * first: by place time alone a quiet firm's 20 requests a second held as much as each of 8 paced firms' 1,000-row
- * pages, and waited behind them (issue 54). Requests of no known firm go level with the known firm whose turn is
- * first, never ahead of it (a stranger gets no headroom).
+ * Keeps `key`'s virtual time at most HEADROOM_MS behind the lowest of the other active tenants': a firm not served
+ * lately (or new) starts there and goes first, yet a firm quiet for long banks no more than that. Requests of no known
+ * firm start level with the others, never ahead (a stranger gets no headroom).
  */
-function turn(key: string, now: number, shareOf: (key: string) => number): number {
-  const own = recentPlaceTime(key, now) / shareOf(key);
-  if (key !== ANONYMOUS) return own;
-  const first = firstKnown(now, shareOf);
-  return first === undefined ? own : Math.max(own, turn(first, now, shareOf));
+function catchUp(key: string, now = performance.now()) {
+  const lowest = lowestOthers(key, now) ?? 0;
+  const floor = key === ANONYMOUS ? lowest : lowest - HEADROOM_MS;
+  const own = state.virtual.get(key);
+  if (own === undefined || placeTime(key, now) < floor)
+    state.virtual.set(key, (own ?? 0) + floor - placeTime(key, now));
 }
 
-/** The known active tenant whose turn is first: the one the last free place is kept for (mayTakeLast). */
-function firstKnown(now: number, shareOf: (key: string) => number): string | undefined {
-  let first: string | undefined;
-  let firstTurn = Number.POSITIVE_INFINITY;
-  for (const key of state.lastSeen.keys()) {
-    const keyTurn = turn(key, now, shareOf);
-    if (keyTurn < firstTurn) [first, firstTurn] = [key, keyTurn];
-  }
-  return first;
+/** The known active tenant with the lowest virtual time: the one the last free place is kept for (mayTakeLast). */
+function lowestKnown(now: number): string | undefined {
+  let lowest: string | undefined;
+  for (const key of state.lastSeen.keys())
+    if (lowest === undefined || placeTime(key, now) < placeTime(lowest, now)) lowest = key;
+  return lowest;
 }
 
 /**
  * Whether `key` may take a place now as far as the headroom goes: while more tenants are active than there are
- * places, the last free place is kept for the known tenant whose turn is first (a firm not served lately, or a quiet
- * firm's light requests), so that its next request finds it at once rather than waiting for one of the busy firms' to
- * end.
+ * places (each then holds at most one), the last free place is kept for the known tenant with the lowest virtual
+ * time (a firm not served lately, or a quiet firm's light requests), so that its next request finds it at once
+ * rather than waiting for one of the busy firms' to end.
  */
-function mayTakeLast(key: string, limit: number, now: number, shareOf: (key: string) => number) {
-  if (state.count < limit - 1 || activeTenants(now) <= limit) return true;
-  const first = firstKnown(now, shareOf);
-  return first === undefined || first === key;
+function mayTakeLast(key: string, limit: number) {
+  if (state.count < limit - 1 || activeTenants() <= limit) return true;
+  const lowest = lowestKnown(performance.now());
+  return lowest === undefined || lowest === key;
 }
 
-/**
- * A request of `key` may take a place at once: one is free, its tenant is under its share, not resting, and none of
- * its own wait.
- */
-function mayEnterNow(key: string, limit: number) {
-  if (state.count >= limit || state.queues.has(key)) return false;
-  const now = performance.now();
-  const shareOf = sharesNow(limit, now);
-  const share = shareOf(key);
-  return underShare(key, share) && !resting(key, share, now) && mayTakeLast(key, limit, now, shareOf);
-}
+/** A request of `key` may take a place at once: one is free, its tenant is under its share and none of its own wait. */
+const mayEnterNow = (key: string, limit: number) =>
+  state.count < limit && !state.queues.has(key) && underShare(key, fairShare(limit)) && mayTakeLast(key, limit);
 
 function wait(key: string, entry: Waiting) {
   const queue = state.queues.get(key) ?? [];
@@ -499,7 +434,8 @@ function enter(key: string, response: ServerResponse, pass: () => void) {
     if (!counted) return;
     counted = false;
     const now = performance.now();
-    addPlaceTime(key, now - takenAt, now);
+    // The place time held is charged to the tenant's virtual time (kept while it is active).
+    if (state.virtual.has(key)) state.virtual.set(key, state.virtual.get(key)! + now - takenAt);
     state.count--;
     const held = state.holding.get(key)! - 1;
     if (held === 0) {
@@ -582,19 +518,14 @@ function takeFrom(key: string, queue: Waiting[], now: number, maxWait: number): 
  * The waiting tenant under its share with the lowest virtual time (the least place time held); among equals, the
  * first in turn. None when the last free place is kept for another (mayTakeLast).
  */
-function nextTenant(limit: number): [string, Waiting[]] | undefined {
-  const now = performance.now();
-  if (limit <= 0) return state.queues.entries().next().value;
-  const shareOf = sharesNow(limit, now);
+function nextTenant(share: number, limit: number): [string, Waiting[]] | undefined {
   let best: [string, Waiting[]] | undefined;
-  let bestTurn = Number.POSITIVE_INFINITY;
+  const now = performance.now();
   for (const [key, queue] of state.queues) {
-    const share = shareOf(key);
     if (!underShare(key, share) || resting(key, share, now)) continue;
-    const keyTurn = turn(key, now, shareOf);
-    if (!best || keyTurn < bestTurn) [best, bestTurn] = [[key, queue], keyTurn];
+    if (!best || placeTime(key, now) < placeTime(best[0], now)) best = [key, queue];
   }
-  return best && mayTakeLast(best[0], limit, now, shareOf) ? best : undefined;
+  return best && (limit <= 0 || mayTakeLast(best[0], limit)) ? best : undefined;
 }
 
 function takeOldestOfLongestQueue(): Waiting {
@@ -613,7 +544,7 @@ function admitWaiting() {
   const maxWait = queueWaitLimitMs();
   refuseExpired(performance.now(), maxWait);
   while (state.waitingCount > 0 && (limit <= 0 || state.count < limit)) {
-    const next = nextTenant(limit);
+    const next = nextTenant(limit <= 0 ? Number.POSITIVE_INFINITY : waitingShare(limit), limit);
     if (!next) break;
     const entry = takeFrom(next[0], next[1], performance.now(), maxWait);
     if (waiting(entry)) entry.admit();
@@ -624,18 +555,15 @@ function admitWaiting() {
 
 /**
  * Places free but every waiting tenant at its share or resting: the shares grow when the first active tenant lapses
- * (it sent nothing for ACTIVE_MS) or a queue comes to stand (its firm turns busy, and the others' share grows), and a
- * rest ends, so the waiting are looked at again at the first of those.
+ * (it sent nothing for ACTIVE_MS), and a rest ends, so the waiting are looked at again at the first of those.
  */
 function armShareTimer(limit: number) {
   clearTimeout(state.shareTimer);
   state.shareTimer = undefined;
-  if (limit <= 0) return;
   const now = performance.now();
-  const shareOf = sharesNow(limit, now);
+  const share = limit > 0 ? waitingShare(limit) : 1;
   let at = Number.POSITIVE_INFINITY;
   for (const key of state.credit.keys()) {
-    const share = shareOf(key);
     const credit = creditNow(key, share, now);
     if (credit >= BURST_MS) state.credit.delete(key);
     else if (credit <= 0 && share < 1 && state.queues.has(key)) at = Math.min(at, now - credit / share);
@@ -643,9 +571,6 @@ function armShareTimer(limit: number) {
   if (state.waitingCount === 0 || state.count >= limit) return;
   const [first] = state.lastSeen.values();
   if (first !== undefined) at = Math.min(at, first + ACTIVE_MS);
-  const standsAfter = queueWaitLimitMs() * STANDING_SHARE;
-  for (const [key, queue] of state.queues)
-    if (key !== ANONYMOUS && !busy(key, now)) at = Math.min(at, queue[0].since + standsAfter);
   if (at === Number.POSITIVE_INFINITY) return;
   state.shareTimer = setTimeout(admitWaiting, Math.max(1, at - now));
   state.shareTimer.unref();

@@ -390,27 +390,23 @@ describe("the limit of API requests in flight, at the server", () => {
     for (const { answer } of busy) expect((await answer).status).toBe(200);
   });
 
-  it("holds a busy firm (its queue standing) to API_WAITING_SHARE of its share while another firm is not busy", async () => {
+  it("holds a firm whose requests wait to API_WAITING_SHARE of its share while another firm's find places at once", async () => {
     fourPlaces({ "token-of-busy": 3, "token-of-quiet": 4 });
-    vi.stubEnv("API_MAX_QUEUE_MS", "4000"); // a queue stands once its oldest has waited 800 ms
     vi.stubEnv("API_WAITING_SHARE", "0.5");
     expect((await send("/api/v1/quiet-1", bearer("token-of-quiet")).answer).status).toBe(200);
+    const quietAt = performance.now();
     // Two of the busy firm's six take its share of the places; four wait.
     holdRequests();
     const busy = Array.from({ length: 6 }, () => send("/api/v1/hold", bearer("token-of-busy")));
     await vi.waitFor(() => expect(holds()).toBe(2));
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect((await send("/api/v1/quiet-2", bearer("token-of-quiet")).answer).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 350));
-    // Its queue has stood: its two answered, one of those waiting gets a place (half its share of two), and three
-    // places stay free.
+    // Its two answered: of those waiting, one gets a place (half its share of two), and three places stay free.
     releaseHeld();
     holdRequests();
     await vi.waitFor(() => expect(holds()).toBe(3));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(holds()).toBe(3);
-    expect((await send("/api/v1/quiet-3", bearer("token-of-quiet")).answer).status).toBe(200);
-    const quietAt = performance.now();
+    const quiet = await send("/api/v1/quiet-2", bearer("token-of-quiet")).answer;
+    expect(quiet.status).toBe(200);
     // Once the quiet firm has lapsed, the busy firm is alone and takes every place.
     await vi.waitFor(() => expect(holds()).toBe(6), { timeout: 3_000 });
     expect(performance.now() - quietAt).toBeGreaterThanOrEqual(1_000);
@@ -418,43 +414,11 @@ describe("the limit of API requests in flight, at the server", () => {
     for (const { answer } of busy) expect((await answer).status).toBe(200);
   });
 
-  it("counts a firm whose requests wait only for places other firms hold as not busy, and holds the busy one back for it", async () => {
-    fourPlaces({ "token-of-busy": 3, "token-of-quiet": 4 });
-    vi.stubEnv("API_MAX_QUEUE_MS", "4000"); // a queue stands once its oldest has waited 800 ms
-    // The busy firm of the test before lapses, and with it its standing queue.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    reachedNext = [];
-    // The busy firm, alone, takes every place; two more of its requests wait, behind its own.
-    holdRequests();
-    const busy = Array.from({ length: 6 }, () => send("/api/v1/hold", bearer("token-of-busy")));
-    await vi.waitFor(() => expect(holds()).toBe(4));
-    // The quiet firm's request waits too, for a place the busy firm holds, as long: both queues stand.
-    const quiet = send("/api/v1/quiet-1", bearer("token-of-quiet"));
-    await new Promise((resolve) => setTimeout(resolve, 900));
-    expect(reachedNext).not.toContain("/api/v1/quiet-1");
-    releaseHeld();
-    holdRequests();
-    // The quiet firm is not busy: its request takes a place at once. The busy firm is held to an eighth of its share
-    // (a quarter of a place): having held 3.6 s of place time, it rests, and its two waiting requests stay waiting.
-    // Counted as busy because its request waited, the quiet firm would have turned the eighth off: the busy firm's
-    // whole share, two places, for its waiting requests at once.
-    expect((await quiet.answer).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(holds()).toBe(4);
-    // Once the quiet firm has lapsed, the busy firm is alone and takes every place.
-    await vi.waitFor(() => expect(holds()).toBe(6), { timeout: 2_000 });
-    releaseHeld();
-    for (const { answer } of busy) expect((await answer).status).toBe(200);
-  });
-
-  it("paces a busy firm whose share is under one place to that share of a place's time once it has used a second of it", async () => {
+  it("paces a waiting firm whose share is under one place to that share of a place's time once it has used a second of it", async () => {
     // The default: an eighth of a share of two places is a quarter of a place, a place busy a quarter of the time.
     fourPlaces({ "token-of-busy": 3, "token-of-quiet": 4 });
-    vi.stubEnv("API_MAX_QUEUE_MS", "2500"); // a queue stands once its oldest has waited 500 ms
-    // The busy firm of the test before lapses, and with it its standing queue.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect((await send("/api/v1/quiet-1", bearer("token-of-quiet")).answer).status).toBe(200);
-    // Two of the busy firm's three find places at once (its share of two); the third waits, and its queue stands.
+    // Two of the busy firm's three find places at once (its share of two); the third waits.
     holdRequests();
     const busy = Array.from({ length: 3 }, () => send("/api/v1/hold", bearer("token-of-busy")));
     await vi.waitFor(() => expect(holds()).toBe(2));
@@ -466,8 +430,6 @@ describe("the limit of API requests in flight, at the server", () => {
     // 1.2 s of place time used, 0.2 s past its second's credit: at a quarter of a place it rests 0.8 s, while the
     // quiet firm's requests find places at once.
     expect((await send("/api/v1/quiet-3", bearer("token-of-quiet")).answer).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect((await send("/api/v1/quiet-4", bearer("token-of-quiet")).answer).status).toBe(200);
     expect(holds()).toBe(2);
     await vi.waitFor(() => expect(holds()).toBe(3), { timeout: 2_000 });
     expect(performance.now() - releasedAt).toBeGreaterThanOrEqual(790);
