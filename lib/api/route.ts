@@ -13,7 +13,7 @@ import { logError } from "@/lib/core/log";
 import { currentRequest, noteCaller } from "@/lib/core/request-context";
 import { parseInput } from "@/lib/core/validation";
 import { type Database, database } from "@/lib/db/client";
-import { DatabaseDeadline, requestDeadlineMs } from "@/lib/db/deadline";
+import { requestDeadline } from "@/lib/db/deadline";
 import { noteWriteSucceeded } from "@/lib/db/disk-space";
 import { databaseFault } from "@/lib/db/faults";
 import { ReplicaRead, readFrom } from "@/lib/db/replicas";
@@ -205,7 +205,7 @@ async function respond(request: Request, context: NextContext, answer: Answer, r
   const refused = refusedApiPath(request.url, new URL(request.url).pathname);
   if (refused) return refused;
   const admittedAt = currentRequest()?.startedAt ?? performance.now();
-  const deadline = new DatabaseDeadline(admittedAt + requestDeadlineMs());
+  const deadline = requestDeadline(admittedAt);
   // Known as soon as the token is: the answer at the deadline carries them too.
   const limits: RateLimitHeaders = { rateLimitHeaders: {} };
   const attempts = deadline.run(async () => {

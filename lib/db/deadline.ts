@@ -72,6 +72,16 @@ export class DatabaseDeadline {
   }
 }
 
+/**
+ * The deadline of an API request admitted at `admittedAt`: DATABASE_REQUEST_DEADLINE_MS after it, and never later than
+ * the deadline it runs within (an MCP tool call's REST request runs within its envelope's, which authenticated first).
+ */
+export function requestDeadline(admittedAt: number): DatabaseDeadline {
+  const own = admittedAt + requestDeadlineMs();
+  const outer = storage.getStore()?.left();
+  return new DatabaseDeadline(outer === undefined ? own : Math.min(own, performance.now() + outer));
+}
+
 /** The time left to the current request's database deadline, in ms; undefined outside one (or once lifted). */
 export const databaseTimeLeft = (): number | undefined => storage.getStore()?.left();
 

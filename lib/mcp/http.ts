@@ -16,7 +16,9 @@ import { MAX_BODY_DEPTH, readBodyBytes, refuseDeepNesting } from "@/lib/api/requ
 import { faultAnswer } from "@/lib/api/unavailable";
 import type { Caller } from "@/lib/auth/caller";
 import { ApiError } from "@/lib/core/errors";
+import { currentRequest } from "@/lib/core/request-context";
 import { database } from "@/lib/db/client";
+import { type DatabaseDeadline, requestDeadline } from "@/lib/db/deadline";
 import { SCOPES, scopeOf } from "@/lib/oauth/scopes";
 import { issuer, resourceUrl } from "@/lib/oauth/settings";
 import { observeApiRequest } from "@/lib/observability/api-request";
@@ -119,29 +121,37 @@ export async function serveMcp(request: Request): Promise<Response> {
   return observeApiRequest(request, async () => {
     const refused = foreignOrigin(request);
     if (refused) return refused;
-    const token = bearerToken(request);
-    let caller: Caller;
-    try {
-      caller = await authenticate(await database(), token, request.headers, "mcp");
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) return unauthenticated(error, request);
-      return errorResponse(faultAnswer(error) ?? error);
-    }
-    if (withoutAccess(caller)) return insufficientScope();
-    if (request.method !== "POST") return notAllowed();
-    // The envelope within the API's body limit, read here: the SDK would read any size into memory, and parse any
-    // depth. A tool's arguments are an endpoint's body (MAX_BODY_DEPTH), inside the envelope's own levels.
-    let bounded: Request;
-    try {
-      const body = await readBodyBytes(request);
-      refuseDeepNesting(new TextDecoder().decode(body), MAX_ENVELOPE_DEPTH);
-      bounded = new Request(request.url, { method: "POST", headers: request.headers, body: Buffer.from(body) });
-    } catch (error) {
-      return errorResponse(error);
-    }
-    request = bounded;
-    const authInfo = { token: token!, clientId: caller.app?.clientId ?? "personal", scopes: [], extra: { caller } };
-    if (await isLegacyRequest(request)) return legacy(request, caller, authInfo);
-    return modern.fetch(request, { authInfo });
+    // One database deadline from admission, as for a REST request (lib/db/deadline.ts), over the envelope's
+    // authentication and the tool's REST request, which runs within it: with the database hung, the answer is a 503
+    // within 10 s whichever of them meets the hang.
+    const deadline = requestDeadline(currentRequest()?.startedAt ?? performance.now());
+    return deadline.run(() => answerEnvelope(request, deadline));
   });
+}
+
+async function answerEnvelope(request: Request, deadline: DatabaseDeadline): Promise<Response> {
+  const token = bearerToken(request);
+  let caller: Caller;
+  try {
+    caller = await deadline.within(database().then((db) => authenticate(db, token, request.headers, "mcp")));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return unauthenticated(error, request);
+    return errorResponse(faultAnswer(error) ?? error);
+  }
+  if (withoutAccess(caller)) return insufficientScope();
+  if (request.method !== "POST") return notAllowed();
+  // The envelope within the API's body limit, read here: the SDK would read any size into memory, and parse any
+  // depth. A tool's arguments are an endpoint's body (MAX_BODY_DEPTH), inside the envelope's own levels.
+  let bounded: Request;
+  try {
+    const body = await readBodyBytes(request);
+    refuseDeepNesting(new TextDecoder().decode(body), MAX_ENVELOPE_DEPTH);
+    bounded = new Request(request.url, { method: "POST", headers: request.headers, body: Buffer.from(body) });
+  } catch (error) {
+    return errorResponse(error);
+  }
+  request = bounded;
+  const authInfo = { token: token!, clientId: caller.app?.clientId ?? "personal", scopes: [], extra: { caller } };
+  if (await isLegacyRequest(request)) return legacy(request, caller, authInfo);
+  return modern.fetch(request, { authInfo });
 }

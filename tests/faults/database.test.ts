@@ -6,6 +6,7 @@ import * as meRoute from "@/app/api/v1/me/route";
 import { apiRoute } from "@/lib/api/route";
 import { tokenCacheOf } from "@/lib/auth/token-cache";
 import { closeDatabase, database, prisma } from "@/lib/db/client";
+import { post, tokenWith } from "../mcp/support";
 import { type ApiResult, call, tokenFor } from "../support/api";
 import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
 import { spyOnLog } from "../support/log";
@@ -127,6 +128,26 @@ describe.skipIf(!postgres)("PostgreSQL faults, through a fault proxy", () => {
     expect((await call(clientsRoute, "POST", "clients", { token, body: { name: "After a restart" } })).status).toBe(
       201,
     );
+  });
+
+  it("an MCP tool call answers its 503 by the request's database deadline, its authentication included", async () => {
+    // The deadline well under the statement limit: what bounds the answer is the one deadline, not each wait's own.
+    await reconnect({ DATABASE_REQUEST_DEADLINE_MS: "1000", DATABASE_STATEMENT_TIMEOUT_MS: "8000" });
+    const mcpToken = await tokenWith("owner@acme.test");
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_me", arguments: {} } };
+    expect((await post(mcpToken, call)).status).toBe(200);
+    await proxy.set("slow", { delayMs: 3_000 });
+    const [res, ms] = await timed(() => post(mcpToken, call));
+    expect(res.status).toBe(503);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await res.json()).toMatchObject({ message: expect.stringMatching(/try again/i) });
+    // Authenticated under the statement's own limit, it waited the slow link (3 s a round trip), and its tool's
+    // deadline started only then.
+    expect(ms).toBeLessThan(2_500);
+    await proxy.set("pass");
+    proxy.drop();
+    expect((await me()).status).toBe(200); // a GET meets the dropped connections, and is retried on a new one
+    expect((await post(mcpToken, call)).status).toBe(200);
   });
 
   it("a GET whose connection is cut mid-statement is retried once", async () => {
