@@ -10,7 +10,7 @@ import { type Permission, requirePermission } from "@/lib/auth/permissions";
 import { collectDeferred, type DeferredTask } from "@/lib/core/deferred";
 import { ApiError, forbidden, notFound } from "@/lib/core/errors";
 import { logError } from "@/lib/core/log";
-import { currentRequest, noteCaller } from "@/lib/core/request-context";
+import { noteCaller } from "@/lib/core/request-context";
 import { parseInput } from "@/lib/core/validation";
 import { type Database, database } from "@/lib/db/client";
 import { requestDeadline } from "@/lib/db/deadline";
@@ -204,8 +204,7 @@ async function respond(request: Request, context: NextContext, answer: Answer, r
   // What no route would otherwise see to: an over-long URL, a trailing slash (also answered by proxy.ts for %-paths).
   const refused = refusedApiPath(request.url, new URL(request.url).pathname);
   if (refused) return refused;
-  const admittedAt = currentRequest()?.startedAt ?? performance.now();
-  const deadline = requestDeadline(admittedAt);
+  const deadline = requestDeadline();
   // Known as soon as the token is: the answer at the deadline carries them too.
   const limits: RateLimitHeaders = { rateLimitHeaders: {} };
   const attempts = deadline.run(async () => {

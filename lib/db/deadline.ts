@@ -8,6 +8,7 @@
 // On globalThis, as the request context is (lib/core/request-context.ts): the built server may load this module once
 // per bundle, while the one pool (and the statements it sends) is shared.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { currentRequest } from "@/lib/core/request-context";
 
 const storage = ((
   globalThis as { __cjtDatabaseDeadline?: AsyncLocalStorage<DatabaseDeadline> }
@@ -73,11 +74,12 @@ export class DatabaseDeadline {
 }
 
 /**
- * The deadline of an API request admitted at `admittedAt`: DATABASE_REQUEST_DEADLINE_MS after it, and never later than
- * the deadline it runs within (an MCP tool call's REST request runs within its envelope's, which authenticated first).
+ * The current API request's deadline: DATABASE_REQUEST_DEADLINE_MS after its admission (now, for a request no server
+ * admitted), and never later than the deadline it runs within (an MCP tool call's REST request runs within its
+ * envelope's, which authenticated first).
  */
-export function requestDeadline(admittedAt: number): DatabaseDeadline {
-  const own = admittedAt + requestDeadlineMs();
+export function requestDeadline(): DatabaseDeadline {
+  const own = (currentRequest()?.startedAt ?? performance.now()) + requestDeadlineMs();
   const outer = storage.getStore()?.left();
   return new DatabaseDeadline(outer === undefined ? own : Math.min(own, performance.now() + outer));
 }

@@ -16,7 +16,6 @@ import { MAX_BODY_DEPTH, readBodyBytes, refuseDeepNesting } from "@/lib/api/requ
 import { faultAnswer } from "@/lib/api/unavailable";
 import type { Caller } from "@/lib/auth/caller";
 import { ApiError } from "@/lib/core/errors";
-import { currentRequest } from "@/lib/core/request-context";
 import { database } from "@/lib/db/client";
 import { type DatabaseDeadline, requestDeadline } from "@/lib/db/deadline";
 import { SCOPES, scopeOf } from "@/lib/oauth/scopes";
@@ -124,7 +123,7 @@ export async function serveMcp(request: Request): Promise<Response> {
     // One database deadline from admission, as for a REST request (lib/db/deadline.ts), over the envelope's
     // authentication and the tool's REST request, which runs within it: with the database hung, the answer is a 503
     // within 10 s whichever of them meets the hang.
-    const deadline = requestDeadline(currentRequest()?.startedAt ?? performance.now());
+    const deadline = requestDeadline();
     return deadline.run(() => answerEnvelope(request, deadline));
   });
 }

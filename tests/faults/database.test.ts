@@ -141,8 +141,8 @@ describe.skipIf(!postgres)("PostgreSQL faults, through a fault proxy", () => {
     expect(res.status).toBe(503);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(await res.json()).toMatchObject({ message: expect.stringMatching(/try again/i) });
-    // Authenticated under the statement's own limit, it waited the slow link (3 s a round trip), and its tool's
-    // deadline started only then.
+    // Authenticating under each statement's own limit instead, it waited out the slow link (3 s a round trip) and
+    // answered 200, its tool's deadline started only after that.
     expect(ms).toBeLessThan(2_500);
     await proxy.set("pass");
     proxy.drop();
